@@ -1,0 +1,95 @@
+"""Players in the admin: moderators warn, suspend and ban through audited actions."""
+
+from django.contrib import admin
+from django.contrib.auth.admin import UserAdmin
+
+from accounts.models import Sanction, User, Vacation
+from games import moderation
+from games.admin_actions import ReasonForm, SuspendForm, moderation_action
+
+
+class SanctionInline(admin.TabularInline):
+    model = Sanction
+    fk_name = "user"
+    extra = 0
+    fields = ("kind", "reason", "ends_at", "lifted_at", "created_by", "created_at")
+    readonly_fields = fields
+    can_delete = False
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+
+class VacationInline(admin.TabularInline):
+    model = Vacation
+    extra = 0
+    fields = ("starts_at", "ends_at")
+    readonly_fields = fields
+    can_delete = False
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+
+@admin.register(User)
+class PlayerAdmin(UserAdmin):
+    fieldsets = (
+        *UserAdmin.fieldsets,
+        ("Player", {"fields": ("display_name", "timezone", "reminder_percent", "reminder_hours",
+                               "digest_hour", "quiet_hours_start", "quiet_hours_end")}),
+    )
+    list_display = ("username", "email", "display_name", "timezone", "is_staff", "date_joined")
+    inlines = [SanctionInline, VacationInline]
+    actions = [
+        moderation_action(
+            name="warn_players", description="Warn", permission="sanction",
+            form_class=ReasonForm,
+            perform=lambda moderator, user, data: moderation.user_warn(
+                moderator=moderator, user=user, reason=data["reason"]),
+        ),
+        moderation_action(
+            name="suspend_players", description="Suspend for some days", permission="sanction",
+            form_class=SuspendForm,
+            perform=lambda moderator, user, data: moderation.user_suspend(
+                moderator=moderator, user=user, days=data["days"], reason=data["reason"]),
+        ),
+        moderation_action(
+            name="ban_players", description="Ban", permission="sanction",
+            form_class=ReasonForm,
+            perform=lambda moderator, user, data: moderation.user_ban(
+                moderator=moderator, user=user, reason=data["reason"]),
+        ),
+    ]
+
+    def has_sanction_permission(self, request):
+        return request.user.has_perm(moderation.SANCTION_USERS)
+
+
+@admin.register(Sanction)
+class SanctionAdmin(admin.ModelAdmin):
+    list_display = ("created_at", "user", "kind", "ends_at", "lifted_at", "created_by")
+    list_filter = ("kind",)
+    readonly_fields = ("user", "kind", "reason", "ends_at", "lifted_at", "created_by",
+                       "created_at")
+    actions = [
+        moderation_action(
+            name="lift_sanctions", description="Lift", permission="sanction",
+            form_class=ReasonForm,
+            perform=lambda moderator, sanction, data: moderation.sanction_lift(
+                moderator=moderator, sanction=sanction, reason=data["reason"]),
+        )
+    ]
+
+    def has_sanction_permission(self, request):
+        return request.user.has_perm(moderation.SANCTION_USERS)
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+    def get_actions(self, request):
+        actions = super().get_actions(request)
+        actions.pop("delete_selected", None)
+        return actions

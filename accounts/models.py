@@ -1,0 +1,156 @@
+"""The custom user model: a player with a timezone, reminder and email habits, and vacations."""
+
+from __future__ import annotations
+
+import zoneinfo
+from datetime import date, datetime, timedelta
+
+from django.conf import settings
+from django.contrib.auth.models import AbstractUser
+from django.core.exceptions import ValidationError
+from django.core.validators import MaxValueValidator, MinValueValidator
+from django.db import models
+
+
+def validate_timezone(value: str) -> None:
+    if value not in zoneinfo.available_timezones():
+        raise ValidationError(f"{value!r} is not a known time zone (e.g. Europe/Rome).")
+
+
+class User(AbstractUser):
+    display_name = models.CharField(max_length=40, blank=True)
+    timezone = models.CharField(max_length=64, default="UTC", validators=[validate_timezone])
+    # A reminder goes out when this share of the move's time, or these hours, remain: whichever
+    # comes later (so a long move is reminded 2 hours before, a 1-hour move at 15 minutes).
+    reminder_percent = models.PositiveSmallIntegerField(
+        default=25, validators=[MinValueValidator(1), MaxValueValidator(90)]
+    )
+    reminder_hours = models.PositiveSmallIntegerField(
+        default=2, validators=[MinValueValidator(0), MaxValueValidator(72)]
+    )
+    digest_hour = models.PositiveSmallIntegerField(
+        default=8, validators=[MaxValueValidator(23)],
+        help_text="Local hour at which the daily digest is sent.",
+    )
+    quiet_hours_start = models.PositiveSmallIntegerField(
+        null=True, blank=True, validators=[MaxValueValidator(23)],
+        help_text="Local hour from which no email is sent (empty: no quiet hours).",
+    )
+    quiet_hours_end = models.PositiveSmallIntegerField(
+        null=True, blank=True, validators=[MaxValueValidator(23)],
+        help_text="Local hour at which emails resume.",
+    )
+
+    class Meta:
+        db_table = "accounts_user"
+
+    @property
+    def public_name(self) -> str:
+        return self.display_name or self.username
+
+    @property
+    def zone(self) -> zoneinfo.ZoneInfo:
+        try:
+            return zoneinfo.ZoneInfo(self.timezone)
+        except (zoneinfo.ZoneInfoNotFoundError, ValueError):
+            return zoneinfo.ZoneInfo("UTC")
+
+    def reminder_lead(self, time_per_move: timedelta) -> timedelta:
+        """How long before the deadline the reminder goes out."""
+        return min(time_per_move * self.reminder_percent / 100,
+                   timedelta(hours=self.reminder_hours))
+
+    def __str__(self) -> str:
+        return self.public_name
+
+
+class Vacation(models.Model):
+    """Days away: the player's clocks pause in every game in between."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
+                             related_name="vacations")
+    starts_at = models.DateTimeField()
+    ends_at = models.DateTimeField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["starts_at"]
+        indexes = [models.Index(fields=["user", "ends_at"])]
+        constraints = [
+            models.CheckConstraint(condition=models.Q(ends_at__gt=models.F("starts_at")),
+                                   name="vacation_ends_after_it_starts"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} away {self.starts_at:%Y-%m-%d} – {self.ends_at:%Y-%m-%d}"
+
+    def days_in_year(self, year: int) -> float:
+        start = max(self.starts_at, datetime(year, 1, 1, tzinfo=self.starts_at.tzinfo))
+        end = min(self.ends_at, datetime(year + 1, 1, 1, tzinfo=self.ends_at.tzinfo))
+        return max((end - start).total_seconds(), 0) / 86400
+
+    def covers(self, moment: datetime) -> bool:
+        return self.starts_at <= moment < self.ends_at
+
+
+def vacation_days_used(user, year: int) -> float:
+    return sum(v.days_in_year(year) for v in user.vacations.all())
+
+
+def today_for(user) -> date:
+    from django.utils import timezone
+
+    return timezone.now().astimezone(user.zone).date()
+
+
+class SanctionKind(models.TextChoices):
+    WARNING = "warning", "Warning"
+    SUSPENSION = "suspension", "Suspension"
+    BAN = "ban", "Ban"
+
+
+class Sanction(models.Model):
+    """A moderator's warning, time-limited suspension or ban of a player."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
+                             related_name="sanctions")
+    kind = models.CharField(max_length=12, choices=SanctionKind.choices)
+    reason = models.TextField()
+    #: End of a suspension; null for warnings and bans.
+    ends_at = models.DateTimeField(null=True, blank=True)
+    lifted_at = models.DateTimeField(null=True, blank=True)
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT,
+                                   related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        permissions = [("sanction_user", "Can warn, suspend and ban players")]
+
+    def __str__(self) -> str:
+        return f"{self.get_kind_display()} of {self.user}"
+
+    def in_force(self, now: datetime) -> bool:
+        if self.lifted_at is not None or self.kind == SanctionKind.WARNING:
+            return False
+        return self.ends_at is None or self.ends_at > now
+
+
+def active_restriction(user, now: datetime | None = None) -> Sanction | None:
+    """The suspension or ban that keeps the player from acting now, if any."""
+    from django.utils import timezone
+
+    now = now or timezone.now()
+    if user is None or not getattr(user, "pk", None):
+        return None
+    candidates = Sanction.objects.filter(
+        user=user, kind__in=[SanctionKind.SUSPENSION, SanctionKind.BAN], lifted_at__isnull=True
+    ).filter(models.Q(ends_at__isnull=True) | models.Q(ends_at__gt=now))
+    return candidates.order_by("kind").first()  # "ban" sorts before "suspension"
+
+
+def restriction_message(sanction: Sanction) -> str:
+    if sanction.kind == SanctionKind.BAN:
+        return "Your account is banned: you can no longer play, chat or create games."
+    return (f"Your account is suspended until {sanction.ends_at:%d %B %Y %H:%M} UTC: you cannot "
+            "play, chat or create games until then.")

@@ -1,0 +1,63 @@
+"""Player settings pages."""
+
+from datetime import datetime, time
+
+from django.conf import settings
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.shortcuts import redirect, render
+from django.utils import timezone
+from django.views.decorators.http import require_POST
+
+from accounts.forms import ProfileForm, VacationForm
+from accounts.models import vacation_days_used
+from accounts.services import VacationError, vacation_create, vacation_end
+
+
+@login_required
+def profile(request):
+    form = ProfileForm(request.POST or None, instance=request.user)
+    if request.method == "POST" and form.is_valid():
+        form.save()
+        messages.success(request, "Your settings were saved.")
+        return redirect("accounts:profile")
+    return render(request, "accounts/profile.html", {"form": form})
+
+
+@login_required
+def vacations(request):
+    """Book and cancel vacations; dates are whole local days in the player's timezone."""
+    user = request.user
+    form = VacationForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        zone = user.zone
+        starts_at = datetime.combine(form.cleaned_data["starts_on"], time.min, zone)
+        ends_at = datetime.combine(form.cleaned_data["ends_on"], time.min, zone)
+        starts_at = max(starts_at, timezone.now())
+        try:
+            vacation_create(user=user, starts_at=starts_at, ends_at=ends_at)
+        except VacationError as error:
+            form.add_error(None, str(error))
+        else:
+            messages.success(request, "Enjoy your time off: your clocks pause meanwhile.")
+            return redirect("accounts:vacations")
+    year = timezone.localtime(timezone.now(), user.zone).year
+    return render(request, "accounts/vacations.html", {
+        "form": form,
+        "vacations": user.vacations.filter(ends_at__gt=timezone.now()),
+        "days_left": round(settings.VACATION_DAYS_PER_YEAR - vacation_days_used(user, year), 1),
+        "year": year,
+        "now": timezone.now(),
+    })
+
+
+@login_required
+@require_POST
+def vacation_cancel(request, vacation_id: int):
+    try:
+        vacation_end(user=request.user, vacation_id=vacation_id)
+    except VacationError as error:
+        messages.error(request, str(error))
+    else:
+        messages.success(request, "Your vacation was ended; your clocks run again.")
+    return redirect("accounts:vacations")

@@ -1,0 +1,297 @@
+"""Settings, all from the environment (see README.md for every variable).
+
+With nothing set, the service runs on embedded defaults: SQLite and a filesystem Celery broker
+under DATA_DIR, emails written to DATA_DIR/outbox. DATABASE_URL and REDIS_URL switch to
+PostgreSQL and Redis.
+"""
+
+from datetime import timedelta
+from pathlib import Path
+
+import environ
+from celery.schedules import crontab
+
+BASE_DIR = Path(__file__).resolve().parent.parent
+
+env = environ.Env()
+environ.Env.read_env(BASE_DIR / ".env", overwrite=False)
+
+DATA_DIR = Path(env.str("DATA_DIR", default=str(BASE_DIR / "var"))).resolve()
+DATA_DIR.mkdir(parents=True, exist_ok=True)
+
+DEBUG = env.bool("DJANGO_DEBUG", default=True)
+if DEBUG:
+    SECRET_KEY = env.str(
+        "DJANGO_SECRET_KEY",
+        default="insecure-development-key-only-for-the-embedded-defaults-never-in-production",
+    )
+else:
+    # Production must bring its own secret: refusing to start beats running on a public key.
+    SECRET_KEY = env.str("DJANGO_SECRET_KEY")
+ALLOWED_HOSTS = env.list("DJANGO_ALLOWED_HOSTS", default=["127.0.0.1", "localhost", "[::1]"])
+CSRF_TRUSTED_ORIGINS = env.list("DJANGO_CSRF_TRUSTED_ORIGINS", default=[])
+#: Days of vacation a player may take per calendar year.
+VACATION_DAYS_PER_YEAR = env.int("VACATION_DAYS_PER_YEAR", default=21)
+#: Public address of the site, used for links in emails.
+SITE_URL = env.str("SITE_URL", default="http://127.0.0.1:8000").rstrip("/")
+
+INSTALLED_APPS = [
+    "django.contrib.admin",
+    "django.contrib.auth",
+    "django.contrib.contenttypes",
+    "django.contrib.sessions",
+    "django.contrib.messages",
+    "django.contrib.staticfiles",
+    "django.contrib.sites",
+    "rest_framework",
+    "rest_framework.authtoken",
+    "drf_spectacular",
+    "allauth",
+    "allauth.account",
+    "anymail",
+    "accounts",
+    "games",
+    "notifications",
+]
+
+MIDDLEWARE = [
+    "django.middleware.security.SecurityMiddleware",
+    "whitenoise.middleware.WhiteNoiseMiddleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.common.CommonMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "allauth.account.middleware.AccountMiddleware",
+    "accounts.middleware.PlayerTimezoneMiddleware",
+]
+
+ROOT_URLCONF = "config.urls"
+WSGI_APPLICATION = "config.wsgi.application"
+ASGI_APPLICATION = "config.asgi.application"
+
+TEMPLATES = [
+    {
+        "BACKEND": "django.template.backends.django.DjangoTemplates",
+        "DIRS": [BASE_DIR / "templates"],
+        "APP_DIRS": True,
+        "OPTIONS": {
+            "context_processors": [
+                "django.template.context_processors.request",
+                "django.contrib.auth.context_processors.auth",
+                "django.contrib.messages.context_processors.messages",
+            ],
+        },
+    },
+]
+
+DATABASES = {
+    "default": env.db_url("DATABASE_URL", default=f"sqlite:///{DATA_DIR / 'turnpost.sqlite3'}")
+}
+DATABASES["default"]["ATOMIC_REQUESTS"] = False
+DATABASES["default"]["CONN_MAX_AGE"] = env.int("DATABASE_CONN_MAX_AGE", default=60)
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    # Web, worker and beat share one SQLite file: wait for locks instead of failing at once.
+    DATABASES["default"]["CONN_MAX_AGE"] = 0
+    DATABASES["default"].setdefault("OPTIONS", {}).update(
+        {"timeout": 20, "transaction_mode": "IMMEDIATE", "init_command": "PRAGMA journal_mode=WAL;"}
+    )
+DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+REDIS_URL = env.str("REDIS_URL", default="")
+
+def _redis_db(url: str, db: int) -> str:
+    """The same Redis server with another database number (the cache must not share the
+    broker's database: clearing it would drop queued tasks)."""
+    base, _, last = url.rstrip("/").rpartition("/")
+    return f"{base}/{db}" if last.isdigit() and "//" in base else f"{url.rstrip('/')}/{db}"
+
+
+if REDIS_URL:
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache",
+                          "LOCATION": env.str("REDIS_CACHE_URL", default=_redis_db(REDIS_URL, 1))}}
+else:
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
+                          "LOCATION": str(DATA_DIR / "cache")}}
+
+AUTH_USER_MODEL = "accounts.User"
+AUTHENTICATION_BACKENDS = [
+    "django.contrib.auth.backends.ModelBackend",
+    "allauth.account.auth_backends.AuthenticationBackend",
+]
+AUTH_PASSWORD_VALIDATORS = [
+    {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
+    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
+    {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+    {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
+]
+LOGIN_URL = "account_login"
+LOGIN_REDIRECT_URL = "games:lobby"
+SITE_ID = 1
+
+# django-allauth: sign in with username or email; email verification is sent and optional
+# (a player can play before confirming, but a confirmed address is needed for email play).
+ACCOUNT_LOGIN_METHODS = {"username", "email"}
+ACCOUNT_SIGNUP_FIELDS = ["email*", "username*", "password1*", "password2*"]
+ACCOUNT_EMAIL_VERIFICATION = env.str("ACCOUNT_EMAIL_VERIFICATION", default="optional")
+ACCOUNT_UNIQUE_EMAIL = True
+ACCOUNT_LOGOUT_ON_GET = False
+ACCOUNT_DEFAULT_HTTP_PROTOCOL = "https" if not DEBUG else "http"
+
+LANGUAGE_CODE = "en-us"
+TIME_ZONE = "UTC"
+USE_I18N = True
+USE_TZ = True
+
+STATIC_URL = "static/"
+STATIC_ROOT = Path(env.str("STATIC_ROOT", default=str(DATA_DIR / "static")))
+STATIC_ROOT.mkdir(parents=True, exist_ok=True)
+STATICFILES_DIRS = [BASE_DIR / "static"]
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {
+        "BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"
+        if not DEBUG
+        else "django.contrib.staticfiles.storage.StaticFilesStorage"
+    },
+}
+
+# ---- email -------------------------------------------------------------------------------------
+DEFAULT_FROM_EMAIL = env.str("DEFAULT_FROM_EMAIL", default="Turnpost <play@turnpost.localhost>")
+SERVER_EMAIL = DEFAULT_FROM_EMAIL
+EMAIL_OUTBOX_DIR = DATA_DIR / "outbox"
+_email_url = env.str("EMAIL_URL", default="")
+if _email_url:
+    # smtp://user:password@host:587 (or smtp+tls://, smtp+ssl://): any SMTP-compatible server.
+    vars().update(env.email_url("EMAIL_URL"))
+else:
+    EMAIL_BACKEND = env.str("EMAIL_BACKEND", default="notifications.backends.OutboxEmailBackend")
+ANYMAIL = {
+    key: value
+    for key, value in {
+        "WEBHOOK_SECRET": env.str("ANYMAIL_WEBHOOK_SECRET", default=""),
+        "MAILGUN_API_KEY": env.str("MAILGUN_API_KEY", default=""),
+        "MAILGUN_WEBHOOK_SIGNING_KEY": env.str("MAILGUN_WEBHOOK_SIGNING_KEY", default=""),
+        "POSTMARK_SERVER_TOKEN": env.str("POSTMARK_SERVER_TOKEN", default=""),
+    }.items()
+    if value
+}
+
+# ---- play by email (notifications/inbound, docs/email-play.md) ---------------------------------
+#: Replies go to this address with a signed token (play+TOKEN@example.org); empty turns it off.
+from email.utils import parseaddr  # noqa: E402 - kept with the setting it serves
+
+EMAIL_PLAY_ADDRESS = env.str("EMAIL_PLAY_ADDRESS", default=parseaddr(DEFAULT_FROM_EMAIL)[1])
+EMAIL_PLAY_TOKEN_MAX_AGE_DAYS = env.int("EMAIL_PLAY_TOKEN_MAX_AGE_DAYS", default=45)
+EMAIL_PLAY_CHOICES_SHOWN = env.int("EMAIL_PLAY_CHOICES_SHOWN", default=20)
+#: Only a confirmed address gets reply tokens and may send moves (see ACCOUNT_* above).
+EMAIL_PLAY_REQUIRE_CONFIRMED = env.bool("EMAIL_PLAY_REQUIRE_CONFIRMED", default=True)
+#: At most this many refusals are mailed to one sender per hour (stops loops with robots).
+EMAIL_PLAY_REFUSALS_PER_HOUR = env.int("EMAIL_PLAY_REFUSALS_PER_HOUR", default=10)
+
+# ---- REST API ----------------------------------------------------------------------------------
+REST_FRAMEWORK = {
+    "DEFAULT_AUTHENTICATION_CLASSES": [
+        "rest_framework.authentication.TokenAuthentication",
+        "rest_framework.authentication.SessionAuthentication",
+    ],
+    "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
+    "DEFAULT_PAGINATION_CLASS": "games.api.pagination.Pagination",
+    "PAGE_SIZE": 25,
+    "DEFAULT_THROTTLE_CLASSES": [
+        "rest_framework.throttling.AnonRateThrottle",
+        "rest_framework.throttling.UserRateThrottle",
+    ],
+    "DEFAULT_THROTTLE_RATES": {
+        "anon": env.str("API_THROTTLE_ANON", default="60/min"),
+        "user": env.str("API_THROTTLE_USER", default="600/min"),
+        "token": env.str("API_THROTTLE_TOKEN", default="10/min"),
+        "chat": env.str("API_THROTTLE_CHAT", default="20/min"),
+    },
+    "EXCEPTION_HANDLER": "games.api.errors.exception_handler",
+    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "TEST_REQUEST_DEFAULT_FORMAT": "json",
+}
+SPECTACULAR_SETTINGS = {
+    "TITLE": "Turnpost API",
+    "DESCRIPTION": "Play heavy board games slowly: lobby, moves and logs for third-party clients.",
+    "VERSION": "1.0.0",
+    "SERVE_INCLUDE_SCHEMA": False,
+    "COMPONENT_SPLIT_REQUEST": True,
+    # Several models have a `status`; name each enum after its model so clients get stable names.
+    "ENUM_NAME_OVERRIDES": {
+        "GameStatusEnum": "games.models.GameStatus",
+        "ReportStatusEnum": "games.models.ReportStatus",
+    },
+}
+
+# ---- Celery ------------------------------------------------------------------------------------
+if REDIS_URL:
+    CELERY_BROKER_URL = REDIS_URL
+    CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 3600}
+else:
+    _broker_dir = DATA_DIR / "broker"
+    for _sub in ("queue", "processed", "control"):
+        (_broker_dir / _sub).mkdir(parents=True, exist_ok=True)
+    CELERY_BROKER_URL = "filesystem://"
+    CELERY_BROKER_TRANSPORT_OPTIONS = {
+        "data_folder_in": str(_broker_dir / "queue"),
+        "data_folder_out": str(_broker_dir / "queue"),
+        "processed_folder": str(_broker_dir / "processed"),
+        "control_folder": str(_broker_dir / "control"),
+        "store_processed": False,
+    }
+CELERY_TASK_DEFAULT_QUEUE = env.str("CELERY_QUEUE", default="celery")
+CELERY_TASK_IGNORE_RESULT = True
+CELERY_TASK_ACKS_LATE = True
+CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+CELERY_TASK_ALWAYS_EAGER = env.bool("CELERY_TASK_ALWAYS_EAGER", default=False)
+CELERY_TASK_EAGER_PROPAGATES = True
+CELERY_BEAT_SCHEDULE_FILENAME = str(DATA_DIR / "celerybeat-schedule")
+CELERY_BEAT_SCHEDULE = {
+    # A safety net: resolution is normally enqueued on commit; this finds any that were lost.
+    "resolve-pending-games": {
+        "task": "games.tasks.resolve_pending_games",
+        "schedule": timedelta(minutes=1),
+    },
+    "sweep-deadlines": {
+        "task": "games.tasks.sweep_deadlines",
+        "schedule": timedelta(minutes=1),
+    },
+    "deliver-pending-notifications": {
+        "task": "notifications.tasks.deliver_pending_notifications",
+        "schedule": timedelta(minutes=1),
+    },
+    "send-digests": {
+        "task": "notifications.tasks.send_digests",
+        "schedule": timedelta(minutes=10),
+    },
+    "nightly-idempotency-cleanup": {
+        "task": "games.tasks.purge_idempotency_records",
+        "schedule": crontab(hour=4, minute=17),
+    },
+}
+# Play by email: answers whose delivery task was lost or is waiting for a retry.
+CELERY_BEAT_SCHEDULE["deliver-pending-email-replies"] = {
+    "task": "notifications.tasks.deliver_pending_email_replies",
+    "schedule": timedelta(minutes=1),
+}
+
+# ---- security (production) ---------------------------------------------------------------------
+if not DEBUG:
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+    SECURE_SSL_REDIRECT = env.bool("DJANGO_SECURE_SSL_REDIRECT", default=True)
+    SESSION_COOKIE_SECURE = True
+    CSRF_COOKIE_SECURE = True
+    SECURE_HSTS_SECONDS = env.int("DJANGO_SECURE_HSTS_SECONDS", default=60 * 60 * 24 * 365)
+    SECURE_HSTS_INCLUDE_SUBDOMAINS = True
+    SECURE_HSTS_PRELOAD = True
+    SECURE_CONTENT_TYPE_NOSNIFF = True
+
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "root": {"handlers": ["console"], "level": env.str("LOG_LEVEL", default="INFO")},
+}

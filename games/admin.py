@@ -1,0 +1,238 @@
+"""Moderation in the Django admin. Game state and the action log are read-only; every change is
+an admin action that goes through games.moderation (which audits it)."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from django.contrib import admin
+from django.db.models import Count, Q
+from django.utils import timezone
+
+from games import moderation, services
+from games.admin_actions import (
+    ExtendForm,
+    ReasonForm,
+    SeatReasonForm,
+    moderation_action,
+)
+from games.models import Action, AuditEntry, ChatMessage, Game, Report, ReportStatus, Seat
+
+STALLED_AFTER = timedelta(days=7)
+
+
+class ReadOnlyAdminMixin:
+    """Visible, never editable by hand."""
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+
+class ModerateMixin:
+    def has_moderate_permission(self, request):
+        return request.user.has_perm(moderation.MODERATE_GAMES)
+
+
+class SeatInline(ReadOnlyAdminMixin, admin.TabularInline):
+    model = Seat
+    extra = 0
+    fields = ("number", "user", "is_bot", "deadline_at", "reserve_left", "timeout_count")
+    readonly_fields = fields
+
+
+class ActionInline(ReadOnlyAdminMixin, admin.TabularInline):
+    model = Action
+    extra = 0
+    fields = ("sequence", "kind", "seat_number", "source", "actor", "public_description",
+              "payload", "created_at")
+    readonly_fields = fields
+    ordering = ("sequence",)
+
+
+class ChatInline(ReadOnlyAdminMixin, admin.TabularInline):
+    model = ChatMessage
+    extra = 0
+    fields = ("created_at", "author", "body", "hidden_at", "hidden_reason")
+    readonly_fields = fields
+
+
+class StalledFilter(admin.SimpleListFilter):
+    title = "stalled"
+    parameter_name = "stalled"
+
+    def lookups(self, request, model_admin):
+        return [("yes", "Stalled")]
+
+    def queryset(self, request, queryset):
+        if self.value() == "yes":
+            now = timezone.now()
+            return queryset.filter(status="active").filter(
+                Q(seats__deadline_at__lt=now) | Q(updated_at__lt=now - STALLED_AFTER)
+            ).distinct()
+        return queryset
+
+
+class ReportedFilter(admin.SimpleListFilter):
+    title = "reported"
+    parameter_name = "reported"
+
+    def lookups(self, request, model_admin):
+        return [("yes", "With open reports")]
+
+    def queryset(self, request, queryset):
+        if self.value() == "yes":
+            return queryset.filter(reports__status=ReportStatus.OPEN).distinct()
+        return queryset
+
+
+def _seat_action(name, description, perform):
+    return moderation_action(name=name, description=description, permission="moderate",
+                             form_class=SeatReasonForm, perform=perform)
+
+
+@admin.register(Game)
+class GameAdmin(ModerateMixin, ReadOnlyAdminMixin, admin.ModelAdmin):
+    list_display = ("id", "engine", "status", "num_players", "version", "created_by",
+                    "open_reports", "updated_at")
+    list_filter = ("engine", "status", StalledFilter, ReportedFilter)
+    search_fields = ("=id", "created_by__username", "seats__user__username")
+    fields = ("engine", "rules_version", "status", "options", "num_players", "version",
+              "time_per_move", "reserve", "max_consecutive_timeouts", "created_by",
+              "created_at", "started_at", "finished_at", "result", "replay_verified", "state")
+    readonly_fields = fields
+    inlines = [SeatInline, ActionInline, ChatInline]
+    actions = [
+        moderation_action(
+            name="extend_deadline", description="Extend a seat's deadline",
+            permission="moderate", form_class=ExtendForm,
+            perform=lambda moderator, game, data: moderation.deadline_extend(
+                moderator=moderator, game=game, seat_number=data["seat"], hours=data["hours"],
+                reason=data["reason"]),
+        ),
+        _seat_action("force_timeout", "Force a timeout now",
+                     lambda moderator, game, data: moderation.timeout_force(
+                         moderator=moderator, game=game, seat_number=data["seat"],
+                         reason=data["reason"])),
+        _seat_action("hand_seat_to_bot", "Hand a seat to the bot",
+                     lambda moderator, game, data: moderation.seat_to_bot(
+                         moderator=moderator, game=game, seat_number=data["seat"],
+                         reason=data["reason"])),
+        _seat_action("return_seat_to_player", "Give a seat back to its player",
+                     lambda moderator, game, data: moderation.seat_to_player(
+                         moderator=moderator, game=game, seat_number=data["seat"],
+                         reason=data["reason"])),
+        moderation_action(
+            name="abort_games", description="Abort the game", permission="moderate",
+            form_class=ReasonForm,
+            perform=lambda moderator, game, data: moderation.game_abort(
+                moderator=moderator, game=game, reason=data["reason"]),
+        ),
+    ]
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).annotate(
+            open_report_count=Count("reports", filter=Q(reports__status=ReportStatus.OPEN))
+        )
+
+    @admin.display(description="open reports", ordering="open_report_count")
+    def open_reports(self, game):
+        return game.open_report_count
+
+    @admin.display(description="replay verified", boolean=True)
+    def replay_verified(self, game):
+        return services.game_replay_verify(game=game)
+
+    def get_actions(self, request):
+        actions = super().get_actions(request)
+        actions.pop("delete_selected", None)
+        return actions
+
+
+@admin.register(ChatMessage)
+class ChatMessageAdmin(ModerateMixin, ReadOnlyAdminMixin, admin.ModelAdmin):
+    list_display = ("created_at", "game", "author", "body", "hidden_at")
+    list_filter = (("hidden_at", admin.EmptyFieldListFilter),)
+    search_fields = ("body", "author__username")
+    readonly_fields = ("game", "author", "body", "created_at", "hidden_at", "hidden_reason")
+    actions = [
+        moderation_action(
+            name="hide_messages", description="Hide the message", permission="moderate",
+            form_class=ReasonForm,
+            perform=lambda moderator, message, data: moderation.chat_message_hide(
+                moderator=moderator, message=message, reason=data["reason"]),
+        )
+    ]
+
+
+class OpenFirstStatusFilter(admin.SimpleListFilter):
+    """The queue: open reports unless another status is chosen."""
+
+    title = "status"
+    parameter_name = "status"
+
+    def lookups(self, request, model_admin):
+        return [*ReportStatus.choices, ("all", "All")]
+
+    def choices(self, changelist):
+        value = self.value() or ReportStatus.OPEN
+        for lookup, title in self.lookup_choices:
+            yield {"selected": value == lookup, "display": title,
+                   "query_string": changelist.get_query_string({self.parameter_name: lookup})}
+
+    def queryset(self, request, queryset):
+        value = self.value() or ReportStatus.OPEN
+        return queryset if value == "all" else queryset.filter(status=value)
+
+
+@admin.register(Report)
+class ReportAdmin(admin.ModelAdmin):
+    list_display = ("id", "created_at", "target", "reason", "reporter", "player", "game",
+                    "message", "status")
+    list_filter = (OpenFirstStatusFilter, "target", "reason")
+    readonly_fields = ("reporter", "target", "game", "message", "player", "reason", "details",
+                       "status", "handled_by", "handled_at", "created_at")
+    actions = [
+        moderation_action(
+            name="resolve_reports", description="Close as resolved", permission="handle",
+            form_class=ReasonForm,
+            perform=lambda moderator, report, data: moderation.report_close(
+                moderator=moderator, report=report, status=ReportStatus.RESOLVED,
+                reason=data["reason"]),
+        ),
+        moderation_action(
+            name="dismiss_reports", description="Dismiss", permission="handle",
+            form_class=ReasonForm,
+            perform=lambda moderator, report, data: moderation.report_close(
+                moderator=moderator, report=report, status=ReportStatus.DISMISSED,
+                reason=data["reason"]),
+        ),
+    ]
+
+    def has_handle_permission(self, request):
+        return request.user.has_perm(moderation.HANDLE_REPORTS)
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+    def get_actions(self, request):
+        actions = super().get_actions(request)
+        actions.pop("delete_selected", None)
+        return actions
+
+
+@admin.register(AuditEntry)
+class AuditEntryAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
+    list_display = ("created_at", "actor", "action", "target_type", "target_id", "reason")
+    list_filter = ("action", "target_type")
+    search_fields = ("actor__username", "reason", "=target_id")
+    readonly_fields = ("created_at", "actor", "action", "target_type", "target_id", "reason",
+                       "before", "after")

@@ -1,0 +1,248 @@
+"""API shapes. Thin: validation and serialisation only; all changes go through games.services."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from drf_spectacular.utils import extend_schema_field
+from rest_framework import serializers
+
+from games import selectors
+from games.engines.registry import all_engines
+from games.models import (
+    CHAT_MESSAGE_MAX_LENGTH,
+    DEFAULT_MAX_CONSECUTIVE_TIMEOUTS,
+    MAX_RESERVE,
+    MAX_TIME_PER_MOVE,
+    MIN_TIME_PER_MOVE,
+    Action,
+    ChatMessage,
+    Game,
+    Report,
+    ReportReason,
+    ReportTarget,
+    Seat,
+)
+
+
+class EngineSerializer(serializers.Serializer):
+    slug = serializers.CharField()
+    name = serializers.CharField()
+    min_players = serializers.IntegerField()
+    max_players = serializers.IntegerField()
+    rules_version = serializers.IntegerField()
+    simultaneous = serializers.BooleanField()
+    options = serializers.ListField(child=serializers.DictField())
+
+
+class GameCreateSerializer(serializers.Serializer):
+    engine = serializers.CharField(max_length=40)
+    num_players = serializers.IntegerField()
+    options = serializers.DictField(required=False, default=dict)
+    time_per_move = serializers.IntegerField(
+        required=False,
+        min_value=int(MIN_TIME_PER_MOVE.total_seconds()),
+        max_value=int(MAX_TIME_PER_MOVE.total_seconds()),
+        help_text="Seconds each player has for a move: 3600 (1 hour) to 1209600 (14 days).",
+    )
+    reserve = serializers.IntegerField(
+        required=False, min_value=0, max_value=int(MAX_RESERVE.total_seconds()),
+        help_text="Seconds of extra time per player, used up before a move times out.",
+    )
+    max_consecutive_timeouts = serializers.IntegerField(
+        required=False, min_value=1, max_value=10, default=DEFAULT_MAX_CONSECUTIVE_TIMEOUTS,
+        help_text="Timeouts in a row after which a bot takes the seat.",
+    )
+    allow_spectators = serializers.BooleanField(required=False, default=True)
+
+    def validate_engine(self, value):
+        slugs = {engine.slug for engine in all_engines()}
+        if value not in slugs:
+            raise serializers.ValidationError(
+                f"Unknown game {value!r}; available: {', '.join(sorted(slugs)) or 'none'}."
+            )
+        return value
+
+    def validated_reserve(self) -> timedelta | None:
+        seconds = self.validated_data.get("reserve")
+        return timedelta(seconds=seconds) if seconds is not None else None
+
+    def validated_time_per_move(self) -> timedelta | None:
+        seconds = self.validated_data.get("time_per_move")
+        return timedelta(seconds=seconds) if seconds is not None else None
+
+
+class SeatSerializer(serializers.ModelSerializer):
+    player = serializers.CharField(source="player_name")
+    username = serializers.SerializerMethodField()
+    is_you = serializers.SerializerMethodField()
+    replaced_by_bot = serializers.BooleanField(read_only=True)
+    deadline_local = serializers.SerializerMethodField(
+        help_text="The deadline in the caller's own timezone (ISO 8601 with offset)."
+    )
+    time_left_seconds = serializers.SerializerMethodField()
+    reserve_left_seconds = serializers.SerializerMethodField()
+    on_vacation_until = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Seat
+        fields = ("number", "player", "username", "is_bot", "replaced_by_bot", "deadline_at",
+                  "deadline_local", "time_left_seconds", "reserve_left_seconds",
+                  "on_vacation_until", "timeout_count", "is_you")
+
+    def _viewer_zone(self):
+        user = self.context["request"].user
+        return user.zone if user.is_authenticated else None
+
+    def get_deadline_local(self, seat) -> str | None:
+        if seat.deadline_at is None:
+            return None
+        zone = self._viewer_zone()
+        return (seat.deadline_at.astimezone(zone) if zone else seat.deadline_at).isoformat()
+
+    def get_time_left_seconds(self, seat) -> int | None:
+        from django.utils import timezone
+
+        if seat.deadline_at is None:
+            return None
+        return max(int((seat.deadline_at - timezone.now()).total_seconds()), 0)
+
+    def get_reserve_left_seconds(self, seat) -> int:
+        return int(seat.reserve_left.total_seconds())
+
+    def get_on_vacation_until(self, seat) -> str | None:
+        away = self.context.get("vacations", {}).get(seat.user_id)
+        return away.isoformat() if away else None
+
+    def get_username(self, seat) -> str | None:
+        return seat.user.username if seat.user_id else None
+
+    def get_is_you(self, seat) -> bool:
+        user = self.context["request"].user
+        return bool(user.is_authenticated and seat.user_id == user.pk)
+
+
+class GameSummarySerializer(serializers.ModelSerializer):
+    engine_name = serializers.SerializerMethodField()
+    created_by = serializers.CharField(source="created_by.username")
+    time_per_move = serializers.SerializerMethodField()
+    seats = serializers.SerializerMethodField()
+    awaiting_seats = serializers.SerializerMethodField()
+    reserve = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Game
+        fields = (
+            "id", "engine", "engine_name", "status", "num_players", "options", "time_per_move",
+            "reserve", "max_consecutive_timeouts", "allow_spectators", "version", "created_by",
+            "created_at", "started_at",
+            "finished_at", "seats", "awaiting_seats",
+        )
+
+    def get_engine_name(self, game) -> str:
+        engines = {engine.slug: engine.name for engine in all_engines()}
+        return engines.get(game.engine, game.engine)
+
+    def get_time_per_move(self, game) -> int:
+        return int(game.time_per_move.total_seconds())
+
+    def get_reserve(self, game) -> int:
+        return int(game.reserve.total_seconds())
+
+    @extend_schema_field(SeatSerializer(many=True))
+    def get_seats(self, game):
+        context = {**self.context, "vacations": selectors.vacations_now(game)}
+        return SeatSerializer(game.seats.all(), many=True, context=context).data
+
+    def get_awaiting_seats(self, game) -> list[int]:
+        return selectors.awaiting_seats(game)
+
+
+class GameDetailSerializer(GameSummarySerializer):
+    your_seat = serializers.SerializerMethodField()
+    view = serializers.SerializerMethodField()
+    result = serializers.JSONField(read_only=True)
+
+    class Meta(GameSummarySerializer.Meta):
+        fields = (*GameSummarySerializer.Meta.fields, "your_seat", "view", "result")
+
+    def get_your_seat(self, game) -> int | None:
+        return selectors.viewer_seat_number(game, self.context["request"].user)
+
+    def get_view(self, game) -> dict | None:
+        return selectors.game_view_for(game, self.context["request"].user)
+
+
+class ChatMessageSerializer(serializers.ModelSerializer):
+    author = serializers.CharField(source="author.public_name", read_only=True)
+    username = serializers.CharField(source="author.username", read_only=True)
+    body = serializers.SerializerMethodField()
+    hidden = serializers.SerializerMethodField()
+
+    class Meta:
+        model = ChatMessage
+        fields = ("id", "author", "username", "body", "hidden", "created_at")
+
+    def get_hidden(self, message) -> bool:
+        return message.hidden_at is not None
+
+    def get_body(self, message) -> str:
+        return "" if message.hidden_at else message.body
+
+
+class ChatPostSerializer(serializers.Serializer):
+    body = serializers.CharField(max_length=CHAT_MESSAGE_MAX_LENGTH, trim_whitespace=True)
+
+
+class ReportCreateSerializer(serializers.Serializer):
+    target = serializers.ChoiceField(choices=ReportTarget.choices)
+    id = serializers.IntegerField(min_value=1, help_text="The message, player or game id.")
+    reason = serializers.ChoiceField(choices=ReportReason.choices)
+    details = serializers.CharField(required=False, allow_blank=True, max_length=2000,
+                                    default="")
+
+
+class ReportSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = Report
+        fields = ("id", "target", "reason", "details", "status", "created_at")
+
+
+class InviteSerializer(serializers.Serializer):
+    username = serializers.CharField(help_text="The username or email of the player to invite.")
+
+
+class LegalActionSerializer(serializers.Serializer):
+    index = serializers.IntegerField()
+    action = serializers.JSONField()
+    description = serializers.CharField()
+
+
+class ActionSubmitSerializer(serializers.Serializer):
+    action = serializers.JSONField(help_text="One of the legal actions, exactly as listed.")
+    version = serializers.IntegerField(
+        min_value=0, help_text="The game version you saw; a stale one is refused with 409."
+    )
+    seat = serializers.IntegerField(
+        required=False, min_value=0,
+        help_text="Optional: the seat you act for. It must be your own seat.",
+    )
+
+
+class ActionResultSerializer(serializers.Serializer):
+    sequence = serializers.IntegerField()
+    version = serializers.IntegerField()
+    description = serializers.CharField()
+    replayed = serializers.BooleanField()
+    game = GameDetailSerializer()
+
+
+class LogEntrySerializer(serializers.ModelSerializer):
+    description = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Action
+        fields = ("sequence", "kind", "seat_number", "source", "description", "created_at")
+
+    def get_description(self, entry) -> str:
+        return entry.description_for(self.context.get("viewer_seat"))

@@ -1,0 +1,13 @@
+"""The boundary between games and whoever reacts to them (notifications, later chat).
+
+Services send `game_event` after their transaction commits; receivers must not change games.
+"""
+
+from django.dispatch import Signal
+
+#: kwargs: game_id (int), kind (str: "started", "turn", "finished", "aborted", "joined", "left"),
+#: seats (list[int]: the seat numbers concerned, e.g. the seats now to act).
+game_event = Signal()
+
+#: kwargs: user_id (int), kind (str: "moderation"), text (str: what the player is told).
+player_event = Signal()

@@ -1,0 +1,72 @@
+"""Errors the game services raise; each carries a machine-readable code and an HTTP status."""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+class GameError(Exception):
+    code = "game_error"
+    status = 400
+
+    def __init__(self, message: str, *, details: dict[str, Any] | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.details = details or {}
+
+
+class InvalidGameSetup(GameError):
+    code = "invalid_game_setup"
+    status = 400
+
+
+class LobbyError(GameError):
+    """Joining a full or started game, leaving a running one, starting someone else's…"""
+
+    code = "lobby_error"
+    status = 409
+
+
+class NotAllowed(GameError):
+    code = "not_allowed"
+    status = 403
+
+
+class StaleVersion(GameError):
+    code = "stale_version"
+    status = 409
+
+
+class IllegalMove(GameError):
+    code = "illegal_action"
+    status = 422
+
+
+class GameNotRunning(GameError):
+    code = "game_not_running"
+    status = 409
+
+
+class IdempotencyKeyReused(GameError):
+    code = "idempotency_key_reused"
+    status = 422
+
+
+class InvalidTransition(GameError):
+    code = "invalid_transition"
+    status = 409
+
+
+class ChatError(GameError):
+    code = "invalid_message"
+    status = 400
+
+
+class ChatThrottled(GameError):
+    code = "throttled"
+    status = 429
+
+
+class ReportError(GameError):
+    code = "invalid_report"
+    status = 400

@@ -1,0 +1,290 @@
+"""Games, their seats, the append-only action log and idempotency records."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from django.conf import settings
+from django.core.validators import MaxValueValidator, MinValueValidator
+from django.db import models
+
+MIN_TIME_PER_MOVE = timedelta(hours=1)
+MAX_TIME_PER_MOVE = timedelta(days=14)
+DEFAULT_TIME_PER_MOVE = timedelta(days=1)
+MAX_RESERVE = timedelta(days=30)
+DEFAULT_MAX_CONSECUTIVE_TIMEOUTS = 3
+
+
+class GameStatus(models.TextChoices):
+    OPEN = "open", "Open for players"
+    ACTIVE = "active", "In progress"
+    FINISHED = "finished", "Finished"
+    ABORTED = "aborted", "Aborted"
+
+
+#: Allowed status changes; anything else raises InvalidTransition.
+STATUS_TRANSITIONS: dict[str, set[str]] = {
+    GameStatus.OPEN: {GameStatus.ACTIVE, GameStatus.ABORTED},
+    GameStatus.ACTIVE: {GameStatus.FINISHED, GameStatus.ABORTED},
+    GameStatus.FINISHED: set(),
+    GameStatus.ABORTED: set(),
+}
+
+
+class Game(models.Model):
+    engine = models.CharField(max_length=40, db_index=True)
+    rules_version = models.PositiveIntegerField(default=1)
+    options = models.JSONField(default=dict, blank=True)
+    num_players = models.PositiveSmallIntegerField()
+    # The secret seed: every shuffle and die roll derives from it. Never shown to anyone.
+    seed = models.CharField(max_length=128, editable=False)
+    state = models.JSONField(null=True, blank=True, editable=False)
+    version = models.PositiveIntegerField(default=0, editable=False)
+    status = models.CharField(
+        max_length=10, choices=GameStatus.choices, default=GameStatus.OPEN, db_index=True
+    )
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="created_games"
+    )
+    time_per_move = models.DurationField(
+        default=DEFAULT_TIME_PER_MOVE,
+        validators=[MinValueValidator(MIN_TIME_PER_MOVE), MaxValueValidator(MAX_TIME_PER_MOVE)],
+    )
+    # A bank of extra time per seat, used up before a move times out.
+    reserve = models.DurationField(
+        default=timedelta(0),
+        validators=[MinValueValidator(timedelta(0)), MaxValueValidator(MAX_RESERVE)],
+    )
+    # After this many timeouts in a row a bot takes the seat (the player can take it back).
+    max_consecutive_timeouts = models.PositiveSmallIntegerField(
+        default=DEFAULT_MAX_CONSECUTIVE_TIMEOUTS,
+        validators=[MinValueValidator(1), MaxValueValidator(10)],
+    )
+    allow_spectators = models.BooleanField(default=True)
+    # True while the engine has a system step due (all secret picks are in); the resolution task
+    # clears it. Indexed so the periodic safety net finds forgotten ones cheaply.
+    needs_resolution = models.BooleanField(default=False, db_index=True)
+    result = models.JSONField(null=True, blank=True, editable=False)
+    created_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["-updated_at", "-id"]
+        indexes = [models.Index(fields=["status", "engine"])]
+
+    def __str__(self) -> str:
+        return f"Game {self.pk} ({self.engine}, {self.status})"
+
+    @property
+    def is_running(self) -> bool:
+        return self.status == GameStatus.ACTIVE
+
+
+class Seat(models.Model):
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        related_name="seats",
+        null=True,
+        blank=True,
+    )
+    # Assigned when the game starts (shuffled from the seed); null while the game is open.
+    number = models.PositiveSmallIntegerField(null=True, blank=True)
+    join_order = models.PositiveSmallIntegerField()
+    # A bot plays the seat: a bot seat (no user), or a player's seat handed to a bot after
+    # repeated timeouts or by a moderator (user kept, so the player can take it back).
+    is_bot = models.BooleanField(default=False)
+    # When the seat last became due to act, and by when it must: time per move plus what is left
+    # of its reserve, not counting the player's vacations. Null while the seat is not awaited.
+    turn_started_at = models.DateTimeField(null=True, blank=True)
+    deadline_at = models.DateTimeField(null=True, blank=True, db_index=True)
+    reserve_left = models.DurationField(default=timedelta(0))
+    remind_at = models.DateTimeField(null=True, blank=True, db_index=True)
+    reminded_at = models.DateTimeField(null=True, blank=True)
+    # Set when a "your turn" notice went out; cleared when the player acts or opens the game,
+    # so that at most one such email is sent per game in between.
+    turn_notified_at = models.DateTimeField(null=True, blank=True)
+    timeout_count = models.PositiveSmallIntegerField(default=0)
+    joined_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["game", "number", "join_order"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["game", "user"], name="one_seat_per_user_per_game",
+                condition=models.Q(user__isnull=False),
+            ),
+            models.UniqueConstraint(
+                fields=["game", "number"], name="unique_seat_number",
+                condition=models.Q(number__isnull=False),
+            ),
+            models.UniqueConstraint(fields=["game", "join_order"], name="unique_join_order"),
+        ]
+
+    def __str__(self) -> str:
+        return f"Seat {self.number} of game {self.game_id}: {self.player_name}"
+
+    @property
+    def replaced_by_bot(self) -> bool:
+        return self.is_bot and self.user_id is not None
+
+    @property
+    def player_name(self) -> str:
+        if self.user is None:
+            return f"Bot {self.number if self.number is not None else ''}".strip()
+        return self.user.public_name
+
+
+class ActionSource(models.TextChoices):
+    WEB = "web", "Web"
+    API = "api", "API"
+    EMAIL = "email", "Email"
+    TIMEOUT = "timeout", "Timeout"
+    BOT = "bot", "Bot"
+    SYSTEM = "system", "System"
+    MODERATOR = "moderator", "Moderator"
+
+
+class ActionKind(models.TextChoices):
+    MOVE = "move", "Player move"
+    RESOLVE = "resolve", "System resolution"
+
+
+class Action(models.Model):
+    """One entry of a game's append-only log: replaying them from `new_game` rebuilds the state."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="actions")
+    sequence = models.PositiveIntegerField()
+    kind = models.CharField(max_length=10, choices=ActionKind.choices, default=ActionKind.MOVE)
+    seat_number = models.PositiveSmallIntegerField(null=True, blank=True)
+    payload = models.JSONField(null=True, blank=True)
+    source = models.CharField(max_length=10, choices=ActionSource.choices)
+    actor = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True,
+        related_name="+",
+    )
+    # How the move reads to everyone, and to the seat that made it (who may see its secret).
+    public_description = models.TextField()
+    actor_description = models.TextField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["game", "sequence"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "sequence"], name="gapless_action_log"),
+        ]
+
+    def __str__(self) -> str:
+        return f"#{self.sequence} of game {self.game_id}"
+
+    def description_for(self, seat_number: int | None) -> str:
+        if seat_number is not None and seat_number == self.seat_number:
+            return self.actor_description
+        return self.public_description
+
+
+class IdempotencyRecord(models.Model):
+    """The first result of a move submitted with an Idempotency-Key, repeated on retries."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    key = models.CharField(max_length=128)
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="+")
+    request_fingerprint = models.CharField(max_length=64)
+    response = models.JSONField()
+    created_at = models.DateTimeField(auto_now_add=True, db_index=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["user", "key"], name="unique_idempotency_key"),
+        ]
+
+
+CHAT_MESSAGE_MAX_LENGTH = 500
+
+
+class ChatMessage(models.Model):
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="chat_messages")
+    author = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT,
+                               related_name="chat_messages")
+    body = models.TextField(max_length=CHAT_MESSAGE_MAX_LENGTH)
+    created_at = models.DateTimeField(auto_now_add=True, db_index=True)
+    hidden_at = models.DateTimeField(null=True, blank=True)
+    hidden_reason = models.TextField(blank=True)
+
+    class Meta:
+        ordering = ["created_at", "id"]
+        permissions = [("moderate_game", "Can moderate games, seats and chat")]
+
+    def __str__(self) -> str:
+        return f"{self.author}: {self.body[:40]}"
+
+
+class ReportTarget(models.TextChoices):
+    MESSAGE = "message", "Chat message"
+    PLAYER = "player", "Player"
+    GAME = "game", "Game"
+
+
+class ReportReason(models.TextChoices):
+    ABUSE = "abuse", "Abuse or harassment"
+    STALLING = "stalling", "Stalling"
+    CHEATING = "cheating", "Cheating"
+    SPAM = "spam", "Spam"
+    OTHER = "other", "Something else"
+
+
+class ReportStatus(models.TextChoices):
+    OPEN = "open", "Open"
+    RESOLVED = "resolved", "Resolved"
+    DISMISSED = "dismissed", "Dismissed"
+
+
+class Report(models.Model):
+    reporter = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
+                                 related_name="reports_made")
+    target = models.CharField(max_length=10, choices=ReportTarget.choices)
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, null=True, blank=True,
+                             related_name="reports")
+    message = models.ForeignKey(ChatMessage, on_delete=models.CASCADE, null=True, blank=True,
+                                related_name="reports")
+    player = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, null=True,
+                               blank=True, related_name="reports_against")
+    reason = models.CharField(max_length=10, choices=ReportReason.choices)
+    details = models.TextField(blank=True, max_length=2000)
+    status = models.CharField(max_length=10, choices=ReportStatus.choices,
+                              default=ReportStatus.OPEN, db_index=True)
+    handled_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL,
+                                   null=True, blank=True, related_name="+")
+    handled_at = models.DateTimeField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+
+    def __str__(self) -> str:
+        return f"Report #{self.pk}: {self.get_target_display()} ({self.get_reason_display()})"
+
+
+class AuditEntry(models.Model):
+    """One moderator action: who did what to what, why, when, and the state before and after.
+    Written by the moderation services only; read-only everywhere."""
+
+    actor = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT,
+                              related_name="+")
+    action = models.CharField(max_length=40, db_index=True)
+    target_type = models.CharField(max_length=20)
+    target_id = models.PositiveBigIntegerField()
+    reason = models.TextField()
+    before = models.JSONField(default=dict)
+    after = models.JSONField(default=dict)
+    created_at = models.DateTimeField(auto_now_add=True, db_index=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        verbose_name_plural = "audit entries"
+
+    def __str__(self) -> str:
+        return f"{self.actor} {self.action} {self.target_type} #{self.target_id}"

@@ -1,0 +1,886 @@
+"""The only code that changes a game: create, join, leave, start, submit a move, resolve a
+system step, finish. Views, API, tasks and admin call these; they never touch state themselves.
+
+Every change runs in one transaction with the game row locked (`select_for_update`), so
+concurrent submissions are serialised and checked against the game's `version`.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+import secrets
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any
+
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from accounts.models import Vacation, active_restriction, restriction_message
+from games.clock import deadline_after, playing_time
+from games.engines.base import Engine, IllegalAction, InvalidOptions, SeededRandom
+from games.engines.registry import UnknownEngine, get_engine
+from games.events import game_event
+from games.exceptions import (
+    ChatError,
+    ChatThrottled,
+    GameNotRunning,
+    IdempotencyKeyReused,
+    IllegalMove,
+    InvalidGameSetup,
+    InvalidTransition,
+    LobbyError,
+    NotAllowed,
+    ReportError,
+    StaleVersion,
+)
+from games.models import (
+    CHAT_MESSAGE_MAX_LENGTH,
+    DEFAULT_MAX_CONSECUTIVE_TIMEOUTS,
+    MAX_RESERVE,
+    MAX_TIME_PER_MOVE,
+    MIN_TIME_PER_MOVE,
+    STATUS_TRANSITIONS,
+    Action,
+    ActionKind,
+    ActionSource,
+    ChatMessage,
+    Game,
+    GameStatus,
+    IdempotencyRecord,
+    Report,
+    ReportReason,
+    ReportStatus,
+    ReportTarget,
+    Seat,
+)
+
+
+@dataclass(frozen=True)
+class SubmitResult:
+    game: Game
+    #: {"sequence", "version", "description"} of the applied move: the first result, repeated
+    #: as it was when the same Idempotency-Key comes again.
+    outcome: dict[str, Any]
+    replayed: bool = False
+
+
+# ---------------------------------------------------------------------------------------------
+# helpers
+
+
+def _now(now: datetime | None) -> datetime:
+    return now or timezone.now()
+
+
+def _engine_for(slug: str) -> Engine:
+    try:
+        return get_engine(slug)
+    except UnknownEngine as error:
+        raise InvalidGameSetup(str(error.args[0]), details={"engine": slug}) from None
+
+
+def _transition(game: Game, status: str) -> None:
+    if status not in STATUS_TRANSITIONS[game.status]:
+        raise InvalidTransition(f"A game that is {game.status} cannot become {status}.")
+    game.status = status
+
+
+def _require_unrestricted(user) -> None:
+    """Suspended and banned players cannot play, chat or create games."""
+    sanction = active_restriction(user)
+    if sanction is not None:
+        raise NotAllowed(restriction_message(sanction), details={"sanction": sanction.kind})
+
+
+def _locked_game(game_id: int) -> Game:
+    try:
+        return Game.objects.select_for_update().get(pk=game_id)
+    except Game.DoesNotExist:
+        raise LobbyError("There is no such game.") from None
+
+
+def _emit(game_id: int, kind: str, seats: list[int] | None = None, **extra: Any) -> None:
+    """Tells receivers (notifications) about a change inside its transaction, so whatever they
+    write (the notification outbox) commits or rolls back together with the game."""
+    game_event.send(sender=Game, game_id=game_id, kind=kind, seats=seats or [], **extra)
+
+
+def _schedule_follow_ups(game: Game) -> None:
+    """Enqueue the resolution task and bot moves once this transaction has committed."""
+    from games import tasks  # tasks import services; import here to keep the module graph simple
+
+    game_id, version = game.pk, game.version
+    if game.needs_resolution:
+        transaction.on_commit(lambda: tasks.resolve_game.delay(game_id, version))
+    elif game.status == GameStatus.ACTIVE and game.seats.filter(
+        is_bot=True, deadline_at__isnull=False
+    ).exists():
+        transaction.on_commit(lambda: tasks.play_bot_moves.delay(game_id, version))
+
+
+def _pauses_by_user(seats: list[Seat]) -> dict[int, list[tuple[datetime, datetime]]]:
+    user_ids = [seat.user_id for seat in seats if seat.user_id and not seat.is_bot]
+    pauses: dict[int, list[tuple[datetime, datetime]]] = {uid: [] for uid in user_ids}
+    for vacation in Vacation.objects.filter(user_id__in=user_ids):
+        pauses[vacation.user_id].append((vacation.starts_at, vacation.ends_at))
+    return pauses
+
+
+def _start_clock(game: Game, seat: Seat, now: datetime, pauses) -> None:
+    seat.turn_started_at = now
+    seat.deadline_at = deadline_after(now, game.time_per_move + seat.reserve_left, pauses)
+    lead = seat.user.reminder_lead(game.time_per_move) if seat.user_id and not seat.is_bot else None
+    seat.remind_at = seat.deadline_at - lead if lead else None
+    seat.reminded_at = None
+
+
+def _stop_clock(game: Game, seat: Seat, now: datetime, pauses) -> None:
+    """The seat moved: time beyond the time per move comes out of its reserve."""
+    if seat.turn_started_at is not None:
+        overrun = playing_time(seat.turn_started_at, now, pauses) - game.time_per_move
+        if overrun > timedelta(0):
+            seat.reserve_left = max(seat.reserve_left - overrun, timedelta(0))
+    seat.turn_started_at = seat.deadline_at = seat.remind_at = None
+
+
+def _refresh_turns(
+    game: Game, engine: Engine, now: datetime, acted_seat: int | None, player_acted: bool
+) -> list[int]:
+    """After a change: clocks for the seats now to act, the resolution flag, the end.
+    Returns the seats that newly have to act (for "your turn" notifications)."""
+    state = game.state
+    seats = list(game.seats.select_related("user"))
+    pauses = _pauses_by_user(seats)
+    over = engine.is_over(state)
+    active = set() if over else set(engine.active_seats(state))
+    newly_active = []
+    clock_fields = ["turn_started_at", "deadline_at", "remind_at", "reminded_at", "reserve_left",
+                    "turn_notified_at"]
+    for seat in seats:
+        before = [getattr(seat, field) for field in clock_fields]
+        seat_pauses = pauses.get(seat.user_id, [])
+        was_awaited = seat.deadline_at is not None
+        if seat.number == acted_seat or (was_awaited and seat.number not in active):
+            _stop_clock(game, seat, now, seat_pauses)
+        if seat.number in active and seat.deadline_at is None:
+            _start_clock(game, seat, now, seat_pauses)
+            if not was_awaited:
+                newly_active.append(seat.number)
+        if seat.number == acted_seat and player_acted:
+            seat.turn_notified_at = None
+        if [getattr(seat, field) for field in clock_fields] != before:
+            seat.save(update_fields=clock_fields)
+    if over:
+        _transition(game, GameStatus.FINISHED)
+        game.finished_at = now
+        game.result = engine.result(state)
+        game.needs_resolution = False
+        return []
+    game.needs_resolution = bool(engine.ready_to_resolve(state))
+    return newly_active
+
+
+def _after_change(
+    game: Game,
+    engine: Engine,
+    now: datetime,
+    acted_seat: int | None,
+    announce_turns: bool = True,
+    player_acted: bool = False,
+) -> list[int]:
+    newly_active = _refresh_turns(game, engine, now, acted_seat, player_acted)
+    game.save()
+    if game.status == GameStatus.FINISHED:
+        _emit(game.pk, "finished", list(range(game.num_players)))
+    elif newly_active and announce_turns:
+        _emit(game.pk, "turn", newly_active)
+    _schedule_follow_ups(game)
+    return newly_active
+
+
+def _append_action(
+    game: Game,
+    engine: Engine,
+    *,
+    kind: str,
+    seat_number: int | None,
+    payload: Any,
+    source: str,
+    actor,
+    state_before: dict,
+) -> Action:
+    if kind == ActionKind.RESOLVE:
+        public = actor_text = engine.describe_resolution(state_before, None)
+    else:
+        public = engine.describe(state_before, seat_number, payload, viewer=None)
+        actor_text = engine.describe(state_before, seat_number, payload, viewer=seat_number)
+    game.version += 1
+    return Action.objects.create(
+        game=game,
+        sequence=game.version,
+        kind=kind,
+        seat_number=seat_number,
+        payload=payload,
+        source=source,
+        actor=actor,
+        public_description=public,
+        actor_description=actor_text,
+    )
+
+
+def _fingerprint(action: Any, expected_version: int | None) -> str:
+    body = json.dumps({"action": action, "version": expected_version}, sort_keys=True)
+    return hashlib.sha256(body.encode()).hexdigest()
+
+
+# ---------------------------------------------------------------------------------------------
+# lobby
+
+
+def game_create(
+    *,
+    creator,
+    engine_slug: str,
+    num_players: int,
+    options: dict[str, Any] | None = None,
+    time_per_move: timedelta | None = None,
+    reserve: timedelta | None = None,
+    max_consecutive_timeouts: int = DEFAULT_MAX_CONSECUTIVE_TIMEOUTS,
+    allow_spectators: bool = True,
+) -> Game:
+    """A new open game with the creator in the first seat."""
+    _require_unrestricted(creator)
+    engine = _engine_for(engine_slug)
+    try:
+        normalised = engine.validate_options(num_players, options)
+    except InvalidOptions as error:
+        raise InvalidGameSetup(str(error)) from None
+    time_per_move = time_per_move or timedelta(days=1)
+    if not MIN_TIME_PER_MOVE <= time_per_move <= MAX_TIME_PER_MOVE:
+        raise InvalidGameSetup("The time per move must be between 1 hour and 14 days.")
+    reserve = reserve or timedelta(0)
+    if not timedelta(0) <= reserve <= MAX_RESERVE:
+        raise InvalidGameSetup("The reserve must be between 0 and 30 days.")
+    if not 1 <= max_consecutive_timeouts <= 10:
+        raise InvalidGameSetup("A bot may take over after 1 to 10 timeouts in a row.")
+    with transaction.atomic():
+        game = Game.objects.create(
+            engine=engine.slug,
+            rules_version=engine.rules_version,
+            options=normalised,
+            num_players=num_players,
+            seed=secrets.token_hex(32),
+            created_by=creator,
+            time_per_move=time_per_move,
+            reserve=reserve,
+            max_consecutive_timeouts=max_consecutive_timeouts,
+            allow_spectators=allow_spectators,
+        )
+        Seat.objects.create(game=game, user=creator, join_order=0)
+    return game
+
+
+def game_join(*, game_id: int, user) -> Game:
+    _require_unrestricted(user)
+    with transaction.atomic():
+        game = _locked_game(game_id)
+        if game.status != GameStatus.OPEN:
+            raise LobbyError("This game has already started; it cannot be joined.")
+        seats = list(game.seats.all())
+        if any(seat.user_id == user.pk for seat in seats):
+            raise LobbyError("You already have a seat in this game.")
+        if len(seats) >= game.num_players:
+            raise LobbyError("This game is full.")
+        try:
+            with transaction.atomic():
+                Seat.objects.create(
+                    game=game, user=user, join_order=max(s.join_order for s in seats) + 1
+                )
+        except IntegrityError:
+            raise LobbyError("You already have a seat in this game.") from None
+        game.save(update_fields=["updated_at"])
+        _emit(game.pk, "joined")
+    return game
+
+
+def game_add_bot(*, game_id: int, user) -> Game:
+    """The creator fills an open seat with a bot."""
+    with transaction.atomic():
+        game = _locked_game(game_id)
+        if game.created_by_id != user.pk:
+            raise NotAllowed("Only the player who created the game can add bots.")
+        if game.status != GameStatus.OPEN:
+            raise LobbyError("Bots can only be added before the game starts.")
+        seats = list(game.seats.all())
+        if len(seats) >= game.num_players:
+            raise LobbyError("This game is full.")
+        Seat.objects.create(
+            game=game, user=None, is_bot=True, join_order=max(s.join_order for s in seats) + 1
+        )
+        game.save(update_fields=["updated_at"])
+    return game
+
+
+def game_leave(*, game_id: int, user) -> Game:
+    """Leave an open game. The last one out aborts it; the creator's role passes on."""
+    with transaction.atomic():
+        game = _locked_game(game_id)
+        if game.status != GameStatus.OPEN:
+            raise LobbyError("You can only leave a game before it starts.")
+        seat = game.seats.filter(user=user).first()
+        if seat is None:
+            raise LobbyError("You do not have a seat in this game.")
+        seat.delete()
+        humans = game.seats.filter(user__isnull=False).order_by("join_order")
+        if not humans.exists():
+            game.seats.all().delete()
+            _transition(game, GameStatus.ABORTED)
+        elif game.created_by_id == user.pk:
+            game.created_by = humans.first().user
+        game.save()
+        _emit(game.pk, "left")
+    return game
+
+
+def game_start(*, game_id: int, user, now: datetime | None = None) -> Game:
+    """The creator starts the game: seat order shuffled from the seed, the engine sets up."""
+    now = _now(now)
+    with transaction.atomic():
+        game = _locked_game(game_id)
+        if game.created_by_id != user.pk:
+            raise NotAllowed("Only the player who created the game can start it.")
+        if game.status != GameStatus.OPEN:
+            raise LobbyError("This game has already started.")
+        engine = _engine_for(game.engine)
+        seats = list(game.seats.order_by("join_order"))
+        if len(seats) < engine.min_players:
+            raise LobbyError(
+                f"{engine.name} needs at least {engine.min_players} players; "
+                f"{len(seats)} have joined."
+            )
+        if len(seats) != game.num_players:
+            # Starting early with fewer players than planned: the options must fit that count.
+            try:
+                game.options = engine.validate_options(len(seats), game.options)
+            except InvalidOptions as error:
+                raise LobbyError(str(error)) from None
+            game.num_players = len(seats)
+        order = SeededRandom(f"{game.seed}:seating").shuffled(list(range(len(seats))))
+        for seat, number in zip(seats, order, strict=True):
+            seat.number = number
+            seat.save(update_fields=["number"])
+        game.state = engine.new_game(game.num_players, game.seed, game.options)
+        _transition(game, GameStatus.ACTIVE)
+        game.started_at = now
+        for seat in seats:
+            seat.reserve_left = game.reserve
+            seat.save(update_fields=["reserve_left"])
+        # One "game started" notice tells the first seats it is their move, too.
+        awaiting = _after_change(game, engine, now, acted_seat=None, announce_turns=False)
+        _emit(game.pk, "started", list(range(game.num_players)), awaiting=awaiting)
+    return game
+
+
+def game_abort(*, game_id: int, reason: str = "") -> Game:
+    with transaction.atomic():
+        game = _locked_game(game_id)
+        _transition(game, GameStatus.ABORTED)
+        game.needs_resolution = False
+        game.finished_at = timezone.now()
+        game.save()
+        game.seats.update(deadline_at=None)
+        _emit(game.pk, "aborted")
+    return game
+
+
+# ---------------------------------------------------------------------------------------------
+# play
+
+
+def _apply_move(
+    game: Game,
+    *,
+    seat_number: int,
+    action: Any,
+    source: str,
+    actor,
+    now: datetime,
+) -> dict[str, Any]:
+    """Applies one seat's move to a locked, running game; returns the outcome summary."""
+    engine = _engine_for(game.engine)
+    state_before = game.state
+    if not engine.legal_actions(state_before, seat_number):
+        raise IllegalMove("It is not your turn.")
+    try:
+        game.state = engine.apply(state_before, seat_number, action)
+    except IllegalAction as error:
+        raise IllegalMove(str(error), details={"action": action}) from None
+    record = _append_action(
+        game,
+        engine,
+        kind=ActionKind.MOVE,
+        seat_number=seat_number,
+        payload=action,
+        source=source,
+        actor=actor,
+        state_before=state_before,
+    )
+    player_acted = source in (ActionSource.WEB, ActionSource.API, ActionSource.EMAIL)
+    if player_acted:
+        game.seats.filter(number=seat_number, timeout_count__gt=0).update(timeout_count=0)
+    _after_change(game, engine, now, acted_seat=seat_number, player_acted=player_acted)
+    return {
+        "sequence": record.sequence,
+        "version": game.version,
+        "description": record.actor_description,
+    }
+
+
+def game_action_submit(
+    *,
+    game_id: int,
+    user,
+    action: Any,
+    expected_version: int | None,
+    idempotency_key: str | None = None,
+    source: str = ActionSource.API,
+    seat_number: int | None = None,
+    now: datetime | None = None,
+) -> SubmitResult:
+    """A player's move. Locks the game, repeats the first result for a known Idempotency-Key,
+    checks the version (StaleVersion), the seat and legality (IllegalMove), applies, logs."""
+    now = _now(now)
+    with transaction.atomic():
+        game = _locked_game(game_id)
+        if idempotency_key:
+            record = IdempotencyRecord.objects.filter(user=user, key=idempotency_key).first()
+            if record is not None:
+                if (
+                    record.game_id != game.pk
+                    or record.request_fingerprint != _fingerprint(action, expected_version)
+                ):
+                    raise IdempotencyKeyReused(
+                        "This Idempotency-Key was already used for a different request."
+                    )
+                return SubmitResult(game=game, outcome=record.response, replayed=True)
+        if game.status != GameStatus.ACTIVE:
+            raise GameNotRunning(
+                "This game is over." if game.status == GameStatus.FINISHED
+                else "This game is not running."
+            )
+        seat = game.seats.filter(user=user).first()
+        if seat is None:
+            raise NotAllowed("You do not have a seat in this game.")
+        if seat_number is not None and seat_number != seat.number:
+            raise NotAllowed(
+                f"You sit in seat {seat.number}; you cannot act for seat {seat_number}."
+            )
+        if seat.is_bot:
+            raise NotAllowed("A bot is playing your seat; take it back first.")
+        _require_unrestricted(user)
+        if expected_version is None:
+            raise StaleVersion("Send the game version you saw.", details={"version": game.version})
+        if expected_version != game.version:
+            raise StaleVersion(
+                f"The game has moved on (version {game.version}, you sent {expected_version}). "
+                "Reload and try again.",
+                details={"version": game.version},
+            )
+        outcome = _apply_move(
+            game, seat_number=seat.number, action=action, source=source, actor=user, now=now
+        )
+        if idempotency_key:
+            IdempotencyRecord.objects.create(
+                user=user,
+                key=idempotency_key,
+                game=game,
+                request_fingerprint=_fingerprint(action, expected_version),
+                response=outcome,
+            )
+    return SubmitResult(game=game, outcome=outcome)
+
+
+def game_seat_move_apply(
+    *,
+    game_id: int,
+    seat_number: int,
+    action: Any,
+    source: str,
+    expected_version: int,
+    actor=None,
+    now: datetime | None = None,
+) -> SubmitResult | None:
+    """A move made for a seat by the system (bot, timeout, moderator). Returns None when the game
+    moved on since the caller looked (another worker got there first): nothing is applied twice."""
+    now = _now(now)
+    with transaction.atomic():
+        game = _locked_game(game_id)
+        if game.status != GameStatus.ACTIVE or game.version != expected_version:
+            return None
+        outcome = _apply_move(
+            game, seat_number=seat_number, action=action, source=source, actor=actor, now=now
+        )
+    return SubmitResult(game=game, outcome=outcome)
+
+
+def game_resolve(*, game_id: int, expected_version: int | None = None) -> bool:
+    """Runs the engine's due system step (e.g. reveals all secret picks). Idempotent: returns
+    False and changes nothing when nothing is due or the game has moved past `expected_version`."""
+    now = timezone.now()
+    with transaction.atomic():
+        game = _locked_game(game_id)
+        if game.status != GameStatus.ACTIVE:
+            return False
+        if expected_version is not None and game.version != expected_version:
+            return False
+        engine = _engine_for(game.engine)
+        if not engine.ready_to_resolve(game.state):
+            if game.needs_resolution:
+                game.needs_resolution = False
+                game.save(update_fields=["needs_resolution", "updated_at"])
+            return False
+        state_before = game.state
+        game.state = engine.resolve(state_before)
+        _append_action(
+            game,
+            engine,
+            kind=ActionKind.RESOLVE,
+            seat_number=None,
+            payload=None,
+            source=ActionSource.SYSTEM,
+            actor=None,
+            state_before=state_before,
+        )
+        _after_change(game, engine, now, acted_seat=None)
+    return True
+
+
+def game_bot_moves_play(*, game_id: int, expected_version: int, limit: int = 500) -> int:
+    """Plays every pending bot move, one transaction each; stops at a human's turn."""
+    played = 0
+    version = expected_version
+    while played < limit:
+        game = Game.objects.filter(pk=game_id).first()
+        if game is None or game.status != GameStatus.ACTIVE or game.version != version:
+            break
+        if game.needs_resolution:
+            if not game_resolve(game_id=game_id, expected_version=version):
+                break
+            version += 1
+            played += 1
+            continue
+        engine = _engine_for(game.engine)
+        active = set(engine.active_seats(game.state))
+        bot_seat = game.seats.filter(is_bot=True, number__in=active).order_by("number").first()
+        if bot_seat is None:
+            break
+        action = engine.bot_action(game.state, bot_seat.number)
+        result = game_seat_move_apply(
+            game_id=game_id,
+            seat_number=bot_seat.number,
+            action=action,
+            source=ActionSource.BOT,
+            expected_version=version,
+        )
+        if result is None:
+            break
+        version = result.game.version
+        played += 1
+    return played
+
+
+def game_replay_verify(*, game: Game) -> bool:
+    """Rebuilds the state from the log and compares it with the stored state."""
+    if game.state is None:
+        return True
+    engine = _engine_for(game.engine)
+    state = engine.new_game(game.num_players, game.seed, game.options)
+    for entry in game.actions.order_by("sequence"):
+        if entry.kind == ActionKind.RESOLVE:
+            state = engine.resolve(state)
+        else:
+            state = engine.apply(state, entry.seat_number, entry.payload)
+    return state == game.state
+
+
+# ---------------------------------------------------------------------------------------------
+# deadlines: timeouts, reminders, bots taking over, vacations
+
+
+@dataclass
+class SweepReport:
+    timed_out_seats: int = 0
+    games: int = 0
+    reminders: int = 0
+
+
+#: Upper bound on consecutive timeout moves for one seat within one turn (a multi-step turn).
+MAX_TIMEOUT_STEPS = 200
+
+
+def _time_out_seat(game: Game, engine: Engine, seat: Seat, now: datetime) -> None:
+    """Plays the seat's timeout (or bot) moves until it is no longer its turn; counts one
+    timeout, and hands the seat to a bot after the game's limit of timeouts in a row."""
+    source = ActionSource.BOT if seat.is_bot else ActionSource.TIMEOUT
+    for _ in range(MAX_TIMEOUT_STEPS):
+        if game.status != GameStatus.ACTIVE or not engine.legal_actions(game.state, seat.number):
+            break
+        if seat.number not in engine.active_seats(game.state):
+            break  # a secret pick already made; the seat is only allowed to change it
+        action = (engine.bot_action if seat.is_bot else engine.timeout_action)(
+            game.state, seat.number
+        )
+        _apply_move(game, seat_number=seat.number, action=action, source=source, actor=None,
+                    now=now)
+        seat.refresh_from_db()
+        if seat.deadline_at is None:
+            break
+    if seat.is_bot:
+        return
+    seat.timeout_count += 1
+    replaced = seat.timeout_count >= game.max_consecutive_timeouts
+    if replaced:
+        seat.is_bot = True
+    seat.save(update_fields=["timeout_count", "is_bot"])
+    _emit(game.pk, "replaced_by_bot" if replaced else "timed_out", [seat.number],
+          timeouts=seat.timeout_count)
+    if replaced:
+        _schedule_follow_ups(game)
+
+
+def _due_game_ids(now: datetime, limit: int) -> list[int]:
+    """Games with a seat past its deadline, most overdue first (read from the deadline index)."""
+    rows = (
+        Seat.objects.filter(deadline_at__lte=now, game__status=GameStatus.ACTIVE)
+        .order_by("deadline_at").values_list("game_id", flat=True)[: limit * 8]
+    )
+    return list(dict.fromkeys(rows))[:limit]
+
+
+def _lock_if_free(game_id: int) -> Game | None:
+    """The game row, locked; None if another sweep or a move holds it (it will be seen later)."""
+    return (
+        Game.objects.select_for_update(skip_locked=True)
+        .filter(pk=game_id, status=GameStatus.ACTIVE).first()
+    )
+
+
+def deadlines_sweep(*, now: datetime | None = None, limit: int = 1000) -> SweepReport:
+    """Times out every seat whose deadline has passed and sends due reminders. Safe to run in
+    several workers at once: each game is locked with SKIP LOCKED, in its own transaction, and
+    its seats are checked again under the lock, so nothing is applied twice."""
+    now = _now(now)
+    report = SweepReport()
+    seen: set[int] = set()
+    while report.games < limit:
+        batch = [game_id for game_id in _due_game_ids(now, limit) if game_id not in seen]
+        if not batch:
+            break
+        for game_id in batch[: limit - report.games]:
+            seen.add(game_id)
+            with transaction.atomic():
+                game = _lock_if_free(game_id)
+                if game is None:
+                    continue
+                engine = _engine_for(game.engine)
+                due = game.seats.select_related("user").filter(deadline_at__lte=now)
+                handled = 0
+                for seat in due.order_by("number"):
+                    _time_out_seat(game, engine, seat, now)
+                    handled += 1
+                if handled:
+                    report.games += 1
+                    report.timed_out_seats += handled
+    report.reminders = reminders_send_due(now=now, limit=limit)
+    return report
+
+
+def reminders_send_due(*, now: datetime | None = None, limit: int = 1000) -> int:
+    """One reminder per deadline, once the player's reminder moment has come, never after."""
+    now = _now(now)
+    with transaction.atomic():
+        seats = list(
+            Seat.objects.select_for_update(skip_locked=True, of=("self",))
+            .filter(remind_at__lte=now, reminded_at__isnull=True, deadline_at__gt=now,
+                    game__status=GameStatus.ACTIVE, is_bot=False)
+            .order_by("remind_at")[:limit]
+        )
+        for seat in seats:
+            seat.reminded_at = now
+            seat.save(update_fields=["reminded_at"])
+            _emit(seat.game_id, "reminder", [seat.number],
+                  deadline_at=seat.deadline_at.isoformat())
+    return len(seats)
+
+
+def seat_take_back(*, game_id: int, user, seat_number: int | None = None,
+                   now: datetime | None = None) -> Game:
+    """A player (or, with seat_number, a moderator) takes a seat back from the bot."""
+    now = _now(now)
+    with transaction.atomic():
+        game = _locked_game(game_id)
+        if game.status != GameStatus.ACTIVE:
+            raise GameNotRunning("This game is not running.")
+        seats = game.seats.select_related("user")
+        seat = (seats.filter(number=seat_number) if seat_number is not None
+                else seats.filter(user=user)).first()
+        if seat is None or seat.user_id is None:
+            raise NotAllowed("There is no player's seat to take back here.")
+        if seat_number is None and seat.user_id != user.pk:
+            raise NotAllowed("You can only take back your own seat.")
+        _require_unrestricted(seat.user)
+        if not seat.is_bot:
+            raise LobbyError("This seat is not played by a bot.")
+        seat.is_bot = False
+        seat.timeout_count = 0
+        seat.save(update_fields=["is_bot", "timeout_count"])
+        if seat.deadline_at is not None:
+            pauses = _pauses_by_user([seat]).get(seat.user_id, [])
+            _start_clock(game, seat, now, pauses)
+            seat.save(update_fields=["turn_started_at", "deadline_at", "remind_at",
+                                     "reminded_at"])
+        _emit(game.pk, "seat_taken_back", [seat.number])
+    return game
+
+
+def seat_hand_to_bot(*, game_id: int, seat_number: int) -> Game:
+    """A moderator hands a player's seat to the bot."""
+    with transaction.atomic():
+        game = _locked_game(game_id)
+        if game.status != GameStatus.ACTIVE:
+            raise GameNotRunning("This game is not running.")
+        seat = game.seats.filter(number=seat_number).first()
+        if seat is None:
+            raise LobbyError("There is no such seat.")
+        if seat.is_bot:
+            raise LobbyError("A bot already plays this seat.")
+        seat.is_bot = True
+        seat.save(update_fields=["is_bot"])
+        _emit(game.pk, "replaced_by_bot", [seat.number], timeouts=seat.timeout_count)
+        _schedule_follow_ups(game)
+    return game
+
+
+def seat_mark_seen(*, game: Game, user) -> None:
+    """The player opened the game: the next change may send a "your turn" email again."""
+    Seat.objects.filter(game=game, user=user, turn_notified_at__isnull=False).update(
+        turn_notified_at=None
+    )
+
+
+def player_clocks_recompute(*, user, now: datetime | None = None) -> int:
+    """After a vacation changes: every running clock of the player, re-derived."""
+    now = _now(now)
+    pauses = [(v.starts_at, v.ends_at) for v in Vacation.objects.filter(user=user)]
+    count = 0
+    with transaction.atomic():
+        seats = (Seat.objects.select_for_update().select_related("game", "user")
+                 .filter(user=user, deadline_at__isnull=False, is_bot=False,
+                         game__status=GameStatus.ACTIVE))
+        for seat in seats:
+            game = seat.game
+            seat.deadline_at = deadline_after(
+                seat.turn_started_at or now, game.time_per_move + seat.reserve_left, pauses
+            )
+            lead = user.reminder_lead(game.time_per_move)
+            seat.remind_at = seat.deadline_at - lead
+            seat.save(update_fields=["deadline_at", "remind_at"])
+            count += 1
+    return count
+
+
+def game_invite(*, game_id: int, inviter, invitee) -> None:
+    """Invites another player to an open game (they get a notification with the link)."""
+    with transaction.atomic():
+        game = _locked_game(game_id)
+        if game.status != GameStatus.OPEN:
+            raise LobbyError("Only open games take invitations.")
+        if not game.seats.filter(user=inviter).exists():
+            raise NotAllowed("Only players in the game can invite others.")
+        if game.seats.filter(user=invitee).exists():
+            raise LobbyError(f"{invitee.public_name} is already in this game.")
+        _emit(game.pk, "invitation", [], invitee_id=invitee.pk, inviter_id=inviter.pk)
+
+
+# ---------------------------------------------------------------------------------------------
+# chat and reports
+
+
+CHAT_RATE = (5, timedelta(minutes=1))  # at most 5 messages a minute per player and game
+MENTION = re.compile(r"@([\w.@+-]{1,150})")
+
+
+def chat_post(*, game_id: int, user, body: str, now: datetime | None = None) -> ChatMessage:
+    """A seated player writes in the game's chat; @username mentions notify those players."""
+    now = _now(now)
+    _require_unrestricted(user)
+    text = (body or "").strip()
+    if not text:
+        raise ChatError("A message cannot be empty.")
+    if len(text) > CHAT_MESSAGE_MAX_LENGTH:
+        raise ChatError(f"A message can be at most {CHAT_MESSAGE_MAX_LENGTH} characters.")
+    with transaction.atomic():
+        game = _locked_game(game_id)
+        seats = list(game.seats.select_related("user"))
+        if not any(seat.user_id == user.pk for seat in seats):
+            raise NotAllowed("Only the players of this game can write in its chat.")
+        limit, window = CHAT_RATE
+        recent = ChatMessage.objects.filter(game=game, author=user, created_at__gt=now - window)
+        if recent.count() >= limit:
+            raise ChatThrottled("You are writing too fast; wait a minute and try again.")
+        message = ChatMessage.objects.create(game=game, author=user, body=text)
+        names = {name.lower() for name in MENTION.findall(text)}
+        mentioned = [
+            seat.user_id for seat in seats
+            if seat.user_id and seat.user_id != user.pk and seat.user.username.lower() in names
+        ]
+        if mentioned:
+            _emit(game.pk, "mention", [], user_ids=mentioned, author_id=user.pk,
+                  message_id=message.pk)
+    return message
+
+
+def report_create(*, reporter, target: str, object_id: int, reason: str,
+                  details: str = "") -> Report:
+    """Any player reports a chat message, a player or a game to the moderators."""
+    from accounts.models import User
+
+    if reason not in ReportReason.values:
+        raise ReportError(f"Choose a reason: {', '.join(ReportReason.values)}.")
+    if len(details) > 2000:
+        raise ReportError("Please keep the details under 2000 characters.")
+    fields: dict[str, Any] = {}
+    if target == ReportTarget.MESSAGE:
+        message = ChatMessage.objects.select_related("game").filter(pk=object_id).first()
+        if message is None or not _can_see_game(message.game, reporter):
+            raise ReportError("There is no such message.")
+        if message.author_id == reporter.pk:
+            raise ReportError("You cannot report your own message.")
+        fields = {"message": message, "game": message.game, "player": message.author}
+    elif target == ReportTarget.PLAYER:
+        player = User.objects.filter(pk=object_id).first()
+        if player is None:
+            raise ReportError("There is no such player.")
+        if player.pk == reporter.pk:
+            raise ReportError("You cannot report yourself.")
+        fields = {"player": player}
+    elif target == ReportTarget.GAME:
+        game = Game.objects.filter(pk=object_id).first()
+        if game is None or not _can_see_game(game, reporter):
+            raise ReportError("There is no such game.")
+        fields = {"game": game}
+    else:
+        raise ReportError("You can report a message, a player or a game.")
+    duplicate = Report.objects.filter(reporter=reporter, target=target,
+                                      status=ReportStatus.OPEN, **fields).first()
+    if duplicate is not None:
+        return duplicate
+    return Report.objects.create(reporter=reporter, target=target, reason=reason,
+                                 details=details.strip(), **fields)
+
+
+def _can_see_game(game: Game, user) -> bool:
+    return game.allow_spectators or game.seats.filter(user=user).exists()

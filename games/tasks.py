@@ -1,0 +1,50 @@
+"""Celery tasks for games: each fetches by id and calls a service, so running one twice is safe."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from celery import shared_task
+from django.utils import timezone
+
+from games import services
+from games.models import Game, GameStatus, IdempotencyRecord
+
+IDEMPOTENCY_RETENTION = timedelta(days=7)
+
+
+@shared_task(acks_late=True)
+def resolve_game(game_id: int, version: int) -> bool:
+    """Resolve the system step that became due at `version` (all secret picks are in)."""
+    resolved = services.game_resolve(game_id=game_id, expected_version=version)
+    return resolved
+
+
+@shared_task(acks_late=True)
+def play_bot_moves(game_id: int, version: int) -> int:
+    return services.game_bot_moves_play(game_id=game_id, expected_version=version)
+
+
+@shared_task
+def resolve_pending_games() -> int:
+    """Safety net run by beat: resolve games whose on-commit task was lost."""
+    count = 0
+    pending = Game.objects.filter(status=GameStatus.ACTIVE, needs_resolution=True)
+    for game_id, version in pending.values_list("pk", "version")[:200]:
+        count += services.game_resolve(game_id=game_id, expected_version=version)
+    return count
+
+
+@shared_task
+def purge_idempotency_records() -> int:
+    cutoff = timezone.now() - IDEMPOTENCY_RETENTION
+    deleted, _ = IdempotencyRecord.objects.filter(created_at__lt=cutoff).delete()
+    return deleted
+
+
+@shared_task
+def sweep_deadlines() -> dict:
+    """Beat, every minute: time out due seats, send due reminders."""
+    report = services.deadlines_sweep()
+    return {"games": report.games, "timed_out_seats": report.timed_out_seats,
+            "reminders": report.reminders}

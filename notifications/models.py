@@ -1,0 +1,168 @@
+"""The notification outbox: one row per thing a player should hear about, written in the same
+transaction as the game change, delivered by Celery (at once, in a digest, or not at all)."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+
+
+class NotificationKind(models.TextChoices):
+    YOUR_TURN = "your_turn", "It is your turn"
+    REMINDER = "reminder", "Deadline reminder"
+    TIMED_OUT = "timed_out", "You timed out / a bot took your seat"
+    GAME_STARTED = "game_started", "A game started"
+    GAME_FINISHED = "game_finished", "A game finished"
+    INVITATION = "invitation", "Invitation to a game"
+    MENTION = "mention", "Mentioned in a game chat"
+    MODERATION = "moderation", "Message from the moderators"
+
+
+#: What happens to each kind unless the player chose otherwise.
+DEFAULT_DELIVERY = {
+    NotificationKind.YOUR_TURN: "immediate",
+    NotificationKind.REMINDER: "immediate",
+    NotificationKind.TIMED_OUT: "immediate",
+    NotificationKind.GAME_STARTED: "immediate",
+    NotificationKind.GAME_FINISHED: "immediate",
+    NotificationKind.INVITATION: "immediate",
+    NotificationKind.MENTION: "immediate",
+    NotificationKind.MODERATION: "immediate",
+}
+
+
+class Delivery(models.TextChoices):
+    IMMEDIATE = "immediate", "Right away"
+    DIGEST = "digest", "In my daily digest"
+    NEVER = "never", "Never"
+
+
+class EmailStatus(models.TextChoices):
+    PENDING = "pending", "Waiting to be sent"
+    DIGEST = "digest", "Waiting for the digest"
+    SENT = "sent", "Sent"
+    SKIPPED = "skipped", "Not sent (turned off or no longer relevant)"
+    FAILED = "failed", "Failed after retries"
+
+
+class NotificationPreference(models.Model):
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
+                             related_name="notification_preferences")
+    kind = models.CharField(max_length=20, choices=NotificationKind.choices)
+    delivery = models.CharField(max_length=10, choices=Delivery.choices)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["user", "kind"],
+                                               name="one_preference_per_kind")]
+
+
+class Notification(models.Model):
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
+                             related_name="notifications")
+    kind = models.CharField(max_length=20, choices=NotificationKind.choices)
+    game = models.ForeignKey("games.Game", on_delete=models.CASCADE, null=True, blank=True,
+                             related_name="+")
+    seat_number = models.PositiveSmallIntegerField(null=True, blank=True)
+    #: What the email and the in-app list say: JSON-safe facts captured at the time of the event.
+    context = models.JSONField(default=dict)
+    email_status = models.CharField(max_length=10, choices=EmailStatus.choices,
+                                    default=EmailStatus.PENDING, db_index=True)
+    #: Not before this moment (quiet hours defer it).
+    send_after = models.DateTimeField(db_index=True)
+    sent_at = models.DateTimeField(null=True, blank=True)
+    attempts = models.PositiveSmallIntegerField(default=0)
+    last_error = models.TextField(blank=True)
+    read_at = models.DateTimeField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        indexes = [models.Index(fields=["email_status", "send_after"]),
+                   models.Index(fields=["user", "read_at"])]
+
+    def __str__(self) -> str:
+        return f"{self.get_kind_display()} for {self.user} ({self.email_status})"
+
+
+class Digest(models.Model):
+    """One daily digest sent to a player (at most one per local date)."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
+                             related_name="+")
+    local_date = models.DateField()
+    count = models.PositiveIntegerField()
+    sent_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["user", "local_date"],
+                                               name="one_digest_per_local_day")]
+
+
+# ---- play by email ------------------------------------------------------------------------------
+
+
+class InboundStatus(models.TextChoices):
+    RECEIVED = "received", "Being processed"
+    APPLIED = "applied", "Became a move"
+    ANSWERED = "answered", "Answered without a move (status, help, more choices)"
+    REFUSED = "refused", "Refused, with an explanation"
+    DROPPED = "dropped", "Dropped without a reply (automatic mail)"
+
+
+class InboundMessage(models.Model):
+    """One email received for play by email. The unique Message-ID makes a replayed message
+    (a provider retrying its webhook, a resent email) harmless."""
+
+    message_id = models.CharField(max_length=255, unique=True)
+    channel = models.CharField(max_length=40)  # "pipe" or the webhook's provider
+    received_at = models.DateTimeField()
+    sender = models.CharField(max_length=254, blank=True)
+    subject = models.CharField(max_length=255, blank=True)
+    #: The player's own lines as read (quotes and signatures removed).
+    text = models.TextField(blank=True)
+    #: The raw message as received, so nothing a player sent is ever lost.
+    raw = models.BinaryField(editable=False)
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True,
+                             blank=True, related_name="+")
+    game = models.ForeignKey("games.Game", on_delete=models.SET_NULL, null=True, blank=True,
+                             related_name="+")
+    token_version = models.PositiveIntegerField(null=True, blank=True)
+    status = models.CharField(max_length=10, choices=InboundStatus.choices,
+                              default=InboundStatus.RECEIVED, db_index=True)
+    #: Machine-readable why: move, status, help, stale_version, wrong_sender, auto_reply, ...
+    reason = models.CharField(max_length=30, blank=True, db_index=True)
+    detail = models.TextField(blank=True)
+    #: The log entry a move became.
+    action_sequence = models.PositiveIntegerField(null=True, blank=True)
+    duplicates = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        ordering = ["-received_at", "-id"]
+        indexes = [models.Index(fields=["sender", "received_at"])]
+
+    def __str__(self) -> str:
+        return f"{self.message_id} from {self.sender}: {self.status} ({self.reason})"
+
+
+class EmailReply(models.Model):
+    """The answer to an inbound message, written in the same transaction and sent after commit
+    (retried like notifications)."""
+
+    inbound = models.ForeignKey(InboundMessage, on_delete=models.CASCADE, related_name="replies")
+    to = models.CharField(max_length=254)
+    subject = models.CharField(max_length=255)
+    text = models.TextField()
+    html = models.TextField(blank=True)
+    headers = models.JSONField(default=dict)
+    email_status = models.CharField(max_length=10, choices=EmailStatus.choices,
+                                    default=EmailStatus.PENDING, db_index=True)
+    attempts = models.PositiveSmallIntegerField(default=0)
+    last_error = models.TextField(blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    sent_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["created_at", "id"]
+
+    def __str__(self) -> str:
+        return f"Reply to {self.to}: {self.subject} ({self.email_status})"

@@ -1,0 +1,102 @@
+"""Turns game events into notifications, inside the transaction of the change."""
+
+from __future__ import annotations
+
+from django.dispatch import receiver
+from django.utils import timezone
+
+from games.events import game_event, player_event
+from games.models import Game, Seat
+from notifications.models import NotificationKind
+from notifications.services import notify
+
+
+def _human_seats(game: Game, numbers: list[int]) -> list[Seat]:
+    return [
+        seat for seat in game.seats.select_related("user").filter(number__in=numbers)
+        if seat.user_id is not None and not seat.is_bot
+    ]
+
+
+def _your_turn(game: Game, seat: Seat, now) -> None:
+    # At most one "your turn" per game until the player acts or opens the game.
+    if seat.turn_notified_at is not None:
+        return
+    seat.turn_notified_at = now
+    seat.save(update_fields=["turn_notified_at"])
+    notify(user=seat.user, kind=NotificationKind.YOUR_TURN, game=game, seat_number=seat.number,
+           context={"deadline_at": seat.deadline_at.isoformat() if seat.deadline_at else None},
+           now=now)
+
+
+@receiver(game_event, dispatch_uid="notifications.game_event")
+def on_game_event(sender, *, game_id: int, kind: str, seats: list[int], **extra) -> None:
+    now = timezone.now()
+    game = Game.objects.get(pk=game_id)
+    if kind == "started":
+        awaiting = set(extra.get("awaiting", []))
+        for seat in _human_seats(game, seats):
+            if seat.number in awaiting:
+                seat.turn_notified_at = now
+                seat.save(update_fields=["turn_notified_at"])
+            notify(user=seat.user, kind=NotificationKind.GAME_STARTED, game=game,
+                   seat_number=seat.number, context={"your_move": seat.number in awaiting},
+                   now=now)
+    elif kind == "turn":
+        for seat in _human_seats(game, seats):
+            _your_turn(game, seat, now)
+    elif kind == "reminder":
+        for seat in _human_seats(game, seats):
+            notify(user=seat.user, kind=NotificationKind.REMINDER, game=game,
+                   seat_number=seat.number, context={"deadline_at": extra["deadline_at"]},
+                   now=now)
+    elif kind in ("timed_out", "replaced_by_bot"):
+        for seat in game.seats.select_related("user").filter(number__in=seats,
+                                                             user__isnull=False):
+            notify(user=seat.user, kind=NotificationKind.TIMED_OUT, game=game,
+                   seat_number=seat.number,
+                   context={"replaced": kind == "replaced_by_bot",
+                            "timeouts": extra.get("timeouts", 0),
+                            "limit": game.max_consecutive_timeouts},
+                   now=now)
+    elif kind == "finished":
+        for seat in _human_seats(game, seats):
+            notify(user=seat.user, kind=NotificationKind.GAME_FINISHED, game=game,
+                   seat_number=seat.number, context={}, now=now)
+    elif kind == "mention":
+        from accounts.models import User
+        from games.models import ChatMessage
+
+        message = ChatMessage.objects.select_related("author").get(pk=extra["message_id"])
+        for user in User.objects.filter(pk__in=extra["user_ids"]):
+            notify(user=user, kind=NotificationKind.MENTION, game=game,
+                   context={"author": message.author.public_name, "text": message.body[:300]},
+                   now=now)
+    elif kind == "invitation":
+        from accounts.models import User
+
+        invitee = User.objects.get(pk=extra["invitee_id"])
+        inviter = User.objects.get(pk=extra["inviter_id"])
+        notify(user=invitee, kind=NotificationKind.INVITATION, game=game,
+               context={"inviter": inviter.public_name}, now=now)
+
+
+@receiver(player_event, dispatch_uid="notifications.player_event")
+def on_player_event(sender, *, user_id: int, kind: str, text: str, **extra) -> None:
+    from accounts.models import User
+
+    if kind == "moderation":
+        notify(user=User.objects.get(pk=user_id), kind=NotificationKind.MODERATION,
+               context={"text": text})
+
+
+# ---- play by email: every django-anymail inbound webhook lands here -----------------------------
+
+from anymail.signals import inbound as anymail_inbound  # noqa: E402 - grouped with its receiver
+
+
+@receiver(anymail_inbound, dispatch_uid="notifications.email_play_inbound")
+def on_inbound_email(sender, *, event, esp_name: str, **extra) -> None:
+    from notifications.inbound.services import inbound_email_receive
+
+    inbound_email_receive(message=event.message, channel=f"webhook:{esp_name}".lower())
