@@ -1,0 +1,118 @@
+"""What play-by-email mails show a player: their numbered choices (a page of them, or those
+matching a word), a signed reply address, what changed, and their view of the game. Everything
+comes from the engine's `view`/`describe` with the player's seat as viewer."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from django.conf import settings
+
+from notifications.inbound import tokens
+from notifications.inbound.commands import Choice, choices_from
+
+
+def confirmed_addresses(user) -> set[str]:
+    """Addresses from which this player may play by email (lower case)."""
+    from allauth.account.models import EmailAddress
+
+    verified = {address.lower() for address in EmailAddress.objects.filter(
+        user=user, verified=True).values_list("email", flat=True)}
+    if not settings.EMAIL_PLAY_REQUIRE_CONFIRMED and user.email:
+        verified.add(user.email.lower())
+    return verified
+
+
+def email_play_enabled_for(user) -> bool:
+    return bool(tokens.play_address()) and bool(user.email) and (
+        user.email.lower() in confirmed_addresses(user))
+
+
+def seat_for(game, user):
+    return next((seat for seat in game.seats.all() if seat.user_id == user.pk), None)
+
+
+def is_their_turn(game, user) -> bool:
+    seat = seat_for(game, user)
+    return (game.status == "active" and seat is not None and not seat.is_bot
+            and seat.deadline_at is not None)
+
+
+def current_choices(game, user) -> list[Choice]:
+    """The player's numbered choices now, while it is their turn (else none)."""
+    from games import selectors
+
+    if not is_their_turn(game, user):
+        return []
+    return choices_from(selectors.legal_actions_for(game, user))
+
+
+def choices_page(choices: list[Choice], *, offset: int = 0,
+                 selected: list[Choice] | None = None) -> dict[str, Any]:
+    """Template facts for a list of choices: a page of at most EMAIL_PLAY_CHOICES_SHOWN starting at
+    `offset`, or the `selected` ones (a filter); numbers are always the full list's numbers."""
+    shown_max = max(settings.EMAIL_PLAY_CHOICES_SHOWN, 1)
+    if selected is not None:
+        page = selected[:shown_max]
+        hidden_after = len(selected) - len(page)
+        offset = 0
+    else:
+        offset = offset if 0 <= offset < len(choices) else 0
+        page = choices[offset:offset + shown_max]
+        hidden_after = len(choices) - offset - len(page)
+    return {
+        "choices": [{"number": c.number, "description": c.description} for c in page],
+        "choices_total": len(choices),
+        "choices_hidden_after": max(hidden_after, 0),
+        "choices_hidden_before": offset,
+        "choices_filtered": selected is not None,
+        "choices_offset": offset,
+        "can_pass": any(isinstance(c.action, dict) and c.action.get("type") == "pass"
+                        for c in choices),
+    }
+
+
+def reply_address_for(game, user, *, offset: int = 0, now: datetime | None = None) -> str:
+    """A Reply-To bound to this player, game and the game's current version; empty when the
+    player cannot play by email (no confirmed address, or email play is off)."""
+    if not email_play_enabled_for(user):
+        return ""
+    token = tokens.make_token(user_id=user.pk, game_id=game.pk, version=game.version,
+                              offset=offset, now=now)
+    return tokens.reply_address(token)
+
+
+def _flatten(prefix: str, value: Any, lines: list[str], depth: int) -> None:
+    if isinstance(value, dict):
+        if depth >= 2:
+            lines.append(f"{prefix}: …")
+            return
+        for key, inner in value.items():
+            _flatten(f"{prefix}.{key}" if prefix else str(key), inner, lines, depth + 1)
+    elif isinstance(value, list) and all(not isinstance(v, dict | list) for v in value):
+        shown = ", ".join("–" if v is None else str(v) for v in value[:16])
+        lines.append(f"{prefix}: {shown}{' …' if len(value) > 16 else ''}")
+    elif isinstance(value, list):
+        lines.append(f"{prefix}: {len(value)} entries")
+    else:
+        lines.append(f"{prefix}: {'–' if value is None else value}")
+
+
+def view_lines(view: dict | None, limit: int = 30) -> list[str]:
+    """The engine's view for this seat as short "name: value" lines (the web page has the
+    board; the email only needs the facts a move depends on)."""
+    if not view:
+        return []
+    lines: list[str] = []
+    for key, value in view.items():
+        _flatten(str(key), value, lines, 0)
+    return lines[:limit] + (["…"] if len(lines) > limit else [])
+
+
+def changes_since(game, user, version: int, limit: int = 12) -> list[str]:
+    """The log entries after `version`, as this player may read them."""
+    seat = seat_for(game, user)
+    viewer = seat.number if seat is not None else None
+    entries = list(game.actions.filter(sequence__gt=version).order_by("-sequence")[:limit])
+    return [entry.description_for(viewer) for entry in reversed(entries)]

@@ -1,0 +1,459 @@
+"""Turning one received email into at most one move and one answer (or a silent drop).
+
+Both entrances (django-anymail's inbound webhooks and `manage.py receive_email`) call
+`inbound_email_receive`. Everything it writes (the InboundMessage, the move through
+`games.services.game_action_submit`, the answer) commits together; the answer is sent after
+commit by a retried task, so a crash loses nothing and a provider's retry is recognised by its
+Message-ID.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+from contextlib import nullcontext, suppress
+from datetime import datetime, timedelta
+from email.utils import make_msgid, parseaddr
+
+from anymail.inbound import AnymailInboundMessage
+from django.conf import settings
+from django.db import IntegrityError, transaction
+from django.template.loader import render_to_string
+from django.utils import timezone
+
+from notifications.inbound import context as play
+from notifications.inbound import tokens
+from notifications.inbound.commands import Choice, Command, interpret, matching, pass_choices
+from notifications.inbound.parsing import automatic_reason, from_address, reply_text
+from notifications.models import (
+    EmailReply,
+    InboundMessage,
+    InboundStatus,
+    Notification,
+    NotificationKind,
+)
+
+logger = logging.getLogger(__name__)
+
+#: Commands that answer without moving.
+ANSWER_ONLY = {"help", "status", "more", "list", "find"}
+_REPLY_TEMPLATE = "notifications/email/play_reply"
+
+
+class _Done(Exception):
+    """Processing reached its outcome (already recorded on the inbound row)."""
+
+
+# ---- entrance -----------------------------------------------------------------------------------
+
+
+def inbound_email_receive(*, message: AnymailInboundMessage | None = None, raw: bytes | None = None,
+                          channel: str, envelope_recipient: str | None = None,
+                          now: datetime | None = None) -> InboundMessage:
+    """Processes one received email; returns its InboundMessage (the first one's for a repeat)."""
+    if message is None:
+        message = AnymailInboundMessage.parse_raw_mime_bytes(raw or b"")
+    if raw is None:
+        raw = _as_bytes(message)
+    now = now or timezone.now()
+    message_id = _message_id(message, raw)
+    with transaction.atomic():
+        try:
+            with transaction.atomic():
+                inbound = InboundMessage.objects.create(
+                    message_id=message_id, channel=channel[:40], received_at=now,
+                    sender=_sender(message)[:254], subject=(message.get("Subject") or "")[:255],
+                    raw=raw,
+                )
+        except IntegrityError:
+            return _repeated(message_id, now)
+        with suppress(_Done):
+            _process(inbound, message, envelope_recipient, now)
+        inbound.save()
+    logger.info("inbound email %s: %s (%s)", message_id, inbound.status, inbound.reason)
+    return inbound
+
+
+def _as_bytes(message: AnymailInboundMessage) -> bytes:
+    try:
+        return message.as_bytes()
+    except (UnicodeError, ValueError, LookupError):  # odd headers from a parsed-fields provider
+        return message.as_string().encode("utf-8", errors="replace")
+
+
+def _message_id(message: AnymailInboundMessage, raw: bytes) -> str:
+    value = " ".join((message.get("Message-ID") or "").split())
+    if value:
+        return value[:255]
+    # No Message-ID (rare, broken clients): the content itself identifies a repeat.
+    return f"<sha256-{hashlib.sha256(raw).hexdigest()}@turnpost.invalid>"
+
+
+def _sender(message: AnymailInboundMessage) -> str:
+    return from_address(message)
+
+
+def _own_addresses() -> list[str]:
+    return [address.lower() for address in (
+        parseaddr(settings.DEFAULT_FROM_EMAIL)[1], parseaddr(settings.SERVER_EMAIL)[1],
+        tokens.play_address()) if address]
+
+
+def _recipients(message: AnymailInboundMessage, envelope_recipient: str | None) -> list[str]:
+    found = [envelope_recipient or "", getattr(message, "envelope_recipient", None) or ""]
+    for header in ("To", "Cc", "Delivered-To", "X-Original-To", "Envelope-To"):
+        found.extend(str(value) for value in (message.get_all(header) or []))
+    return found
+
+
+# ---- outcomes -----------------------------------------------------------------------------------
+
+
+def _finish(inbound: InboundMessage, status: str, reason: str, detail: str = "") -> None:
+    inbound.status, inbound.reason, inbound.detail = status, reason, detail[:2000]
+    raise _Done
+
+
+def _drop(inbound: InboundMessage, reason: str) -> None:
+    _finish(inbound, InboundStatus.DROPPED, reason)
+
+
+def _refusals_exceeded(to: str, now: datetime) -> bool:
+    recent = EmailReply.objects.filter(
+        to__iexact=to, inbound__status=InboundStatus.REFUSED,
+        created_at__gte=now - timedelta(hours=1))
+    return recent.count() >= settings.EMAIL_PLAY_REFUSALS_PER_HOUR
+
+
+def _send(inbound: InboundMessage, *, to: str, context: dict, reply_to: str = "") -> EmailReply:
+    """Renders the answer and queues it for after commit."""
+    from notifications import tasks
+
+    original_subject = " ".join((inbound.subject or "").split())
+    if original_subject:
+        subject = original_subject if original_subject.lower().startswith("re:") else (
+            f"Re: {original_subject}")
+    else:
+        subject = " ".join(render_to_string(f"{_REPLY_TEMPLATE}.subject.txt", context).split())
+    context = {**context, "reply_address": reply_to}
+    headers = {
+        "Auto-Submitted": "auto-replied",
+        "Message-ID": make_msgid(domain="turnpost"),
+        "In-Reply-To": inbound.message_id,
+        "References": inbound.message_id,
+        "X-Turnpost-Outcome": f"{context['status']}; {context['reason']}",
+    }
+    if reply_to:
+        headers["Reply-To"] = reply_to
+    zone = context.get("zone")
+    with timezone.override(zone) if zone else nullcontext():
+        reply = EmailReply.objects.create(
+            inbound=inbound, to=to, subject=subject[:255], headers=headers,
+            text=render_to_string(f"{_REPLY_TEMPLATE}.txt", context),
+            html=render_to_string(f"{_REPLY_TEMPLATE}.html", context),
+        )
+    transaction.on_commit(lambda: tasks.deliver_email_reply.delay(reply.pk))
+    return reply
+
+
+def _refuse_stranger(inbound: InboundMessage, reason: str, explanation: str,
+                     now: datetime) -> None:
+    """A refusal to whoever sent it, saying nothing about any game or player."""
+    if not inbound.sender or _refusals_exceeded(inbound.sender, now):
+        _drop(inbound, "throttled" if inbound.sender else "no_sender")
+    _send(inbound, to=inbound.sender, context={
+        "status": InboundStatus.REFUSED, "reason": reason, "headline": "Nothing was played",
+        "explanation": [explanation], "stranger": True,
+        "site_url": settings.SITE_URL,
+    })
+    _finish(inbound, InboundStatus.REFUSED, reason, explanation)
+
+
+def _player_context(game, user, now: datetime, *, offset: int = 0,
+                    selected: list[Choice] | None = None, filter_text: str = "",
+                    changed_since: int | None = None) -> tuple[dict, str]:
+    """The game as this player may see it now, their choices (a page, or the selected ones) and a
+    fresh reply address when it is their turn. Reuses the notification email's facts."""
+    from games.engines.registry import get_engine
+    from notifications.services import email_context
+
+    game.refresh_from_db()
+    seat = play.seat_for(game, user)
+    notification = Notification(user=user, kind=NotificationKind.YOUR_TURN, game=game,
+                                seat_number=seat.number if seat else None, context={})
+    context = email_context(notification, now)
+    # An answer to the player's own email, not a notification: no unsubscribe link.
+    for key in ("reply_address", "unsubscribe_url"):
+        context.pop(key, None)
+    choices = play.current_choices(game, user)
+    if selected is not None:
+        context.update(play.choices_page(choices, selected=selected))
+        context["choices_filter"] = filter_text
+    else:
+        context.update(play.choices_page(choices, offset=offset))
+    reply_to = ""
+    if choices:
+        reply_to = play.reply_address_for(game, user, offset=context["choices_offset"], now=now)
+    if changed_since is not None:
+        context["what_changed"] = play.changes_since(game, user, changed_since)
+    if game.state is not None and seat is not None:
+        context["view_lines"] = play.view_lines(get_engine(game.engine).view(game.state,
+                                                                            seat.number))
+    context["their_turn"] = bool(choices)
+    context["zone"] = user.zone
+    context["game_status"] = game.status
+    return context, reply_to
+
+
+def _answer_player(inbound: InboundMessage, game, user, now: datetime, *, status: str,
+                   reason: str, headline: str, explanation: list[str] | None = None,
+                   **page) -> None:
+    if status == InboundStatus.REFUSED and _refusals_exceeded(user.email, now):
+        _drop(inbound, "throttled")
+    context, reply_to = _player_context(game, user, now, **page)
+    context.update(status=status, reason=reason, headline=headline,
+                   explanation=explanation or [], help=reason == "help",
+                   site_url=settings.SITE_URL)
+    _send(inbound, to=user.email, context=context, reply_to=reply_to)
+    _finish(inbound, status, reason, " ".join([headline, *(explanation or [])]))
+
+
+# ---- the decision -------------------------------------------------------------------------------
+
+
+def _process(inbound: InboundMessage, message: AnymailInboundMessage,
+             envelope_recipient: str | None, now: datetime) -> None:
+    from accounts.models import User
+    from games.models import Game
+
+    automatic = automatic_reason(message, own_addresses=_own_addresses())
+    if automatic:
+        _drop(inbound, automatic)
+    text = reply_text(message)
+    inbound.text = "\n".join(text.lines)[:5000]
+
+    token = tokens.token_from_addresses(_recipients(message, envelope_recipient))
+    expired = False
+    try:
+        if token is None:
+            raise tokens.BadToken("no token")
+        claims = tokens.read_token(token, now=now)
+    except tokens.BadToken:
+        _refuse_stranger(inbound, "unknown_token",
+                         "This address only takes answers to Turnpost game emails, and the "
+                         "address you wrote to is not one we gave out (or it was changed). "
+                         "Answer the latest email about your game, or play on the website.", now)
+    except tokens.ExpiredToken as error:
+        claims, expired = error.claims, True
+    user = User.objects.filter(pk=claims.user_id, is_active=True).first()
+    game = Game.objects.filter(pk=claims.game_id).first()
+    seat = play.seat_for(game, user) if user and game else None
+    if seat is None:
+        _refuse_stranger(inbound, "unknown_token",
+                         "The game this email was about no longer exists, or you no longer "
+                         "have a seat in it.", now)
+    inbound.user, inbound.game, inbound.token_version = user, game, claims.version
+    if inbound.sender not in play.confirmed_addresses(user):
+        _refuse_stranger(inbound, "wrong_sender",
+                         f"This answer came from {inbound.sender}, which is not the confirmed "
+                         "address of the player the email was sent to. Nothing was played. "
+                         "Answer from the address of your Turnpost account (and confirm it "
+                         "in your account settings), or play on the website.", now)
+    # From here on the sender is the player: answers go to their confirmed address.
+    command = interpret(text.first_line)
+    if expired:
+        _answer_player(inbound, game, user, now, status=InboundStatus.REFUSED,
+                       reason="expired_token", headline="That email is too old to play from",
+                       explanation=[f"Emails can be answered for "
+                                    f"{settings.EMAIL_PLAY_TOKEN_MAX_AGE_DAYS} days. Nothing was "
+                                    "played; here is the game now."],
+                       changed_since=claims.version)
+    if game.status != "active":
+        if command.kind in ("status", "help"):
+            _answer_player(inbound, game, user, now, status=InboundStatus.ANSWERED,
+                           reason=command.kind, headline="This game is over")
+        _answer_player(inbound, game, user, now, status=InboundStatus.REFUSED,
+                       reason="game_over", headline="This game is over",
+                       explanation=["Nothing was played. The final result is below."],
+                       changed_since=claims.version)
+    stale = claims.version != game.version
+    stale_note = ([f"The game has moved on since that email (then version {claims.version}, now "
+                   f"{game.version})."] if stale else [])
+    if command.kind == "help":
+        _answer_player(inbound, game, user, now, status=InboundStatus.ANSWERED, reason="help",
+                       headline="How to play by email", explanation=stale_note)
+    if command.kind == "status":
+        _answer_player(inbound, game, user, now, status=InboundStatus.ANSWERED, reason="status",
+                       headline=f"{'Your move' if play.is_their_turn(game, user) else 'Status'}",
+                       explanation=stale_note, changed_since=claims.version if stale else None)
+    choices = play.current_choices(game, user)
+    if command.kind in ("more", "list", "find"):
+        _answer_choices(inbound, game, user, now, command, claims, choices, stale, stale_note)
+    if seat.is_bot:
+        _answer_player(inbound, game, user, now, status=InboundStatus.REFUSED,
+                       reason="not_allowed", headline="A bot is playing your seat",
+                       explanation=["Nothing was played. Take your seat back on the website "
+                                    "to play again."])
+    if not choices:
+        _answer_player(inbound, game, user, now, status=InboundStatus.REFUSED,
+                       reason="not_your_turn", headline="It is not your turn",
+                       explanation=[*stale_note, "Nothing was played. We will email you when "
+                                    "it is your move."], changed_since=claims.version)
+    if command.kind == "unreadable":
+        _answer_player(inbound, game, user, now, status=InboundStatus.REFUSED,
+                       reason="unreadable", headline="We could not read your answer",
+                       explanation=[*stale_note, _quote(text.first_line, "The first line of "
+                                    "your answer should be the number of your choice.")])
+    if stale and not _same_choices_then(game, user, claims.version, choices):
+        _answer_player(inbound, game, user, now, status=InboundStatus.REFUSED,
+                       reason="stale_version", headline="The game moved on; nothing was played",
+                       explanation=[*stale_note, "Your choices are not the ones that email "
+                                    "listed, so your answer was not played. What changed and "
+                                    "your choices now are below; answer this email to play."],
+                       changed_since=claims.version)
+    choice = _chosen(inbound, game, user, now, command, choices)
+    _play(inbound, game, user, now, choice, stale)
+
+
+def _quote(line: str, advice: str) -> str:
+    return f'Your answer began with "{line[:80]}". {advice}' if line else (
+        f"Your answer had no text of its own (only quoted text or a signature). {advice}")
+
+
+def _same_choices_then(game, user, version: int, choices_now: list[Choice]) -> bool:
+    """An answer to an older email still means the same move when the player's choices then and
+    now are exactly the same (typical of simultaneous picks: others' secret moves change the
+    version but not your options)."""
+    from games import selectors
+    from notifications.inbound.commands import choices_from
+
+    legal_then = selectors.legal_actions_at_version(game, user, version)
+    if legal_then is None:
+        return False
+    then = [(c.action, c.description) for c in choices_from(legal_then)]
+    return then == [(c.action, c.description) for c in choices_now]
+
+
+def _answer_choices(inbound, game, user, now, command: Command, claims, choices, stale,
+                    stale_note) -> None:
+    if not choices:
+        _answer_player(inbound, game, user, now, status=InboundStatus.REFUSED,
+                       reason="not_your_turn", headline="It is not your turn",
+                       explanation=[*stale_note, "You have no choices to make now."],
+                       changed_since=claims.version)
+    if command.kind == "find":
+        selected = matching(choices, command.words, exact=False)
+        phrase = " ".join(command.words)
+        if selected:
+            _answer_player(inbound, game, user, now, status=InboundStatus.ANSWERED,
+                           reason="find", headline=f'Choices matching "{phrase}"',
+                           explanation=stale_note, selected=selected, filter_text=phrase)
+        _answer_player(inbound, game, user, now, status=InboundStatus.ANSWERED, reason="find",
+                       headline=f'No choice matches "{phrase}"',
+                       explanation=[*stale_note, "Here are all your choices."])
+    offset = 0
+    if command.kind == "more" and not stale:
+        offset = claims.offset + max(settings.EMAIL_PLAY_CHOICES_SHOWN, 1)
+        if offset >= len(choices):
+            offset = 0
+    _answer_player(inbound, game, user, now, status=InboundStatus.ANSWERED, reason=command.kind,
+                   headline="More choices" if offset else "Your choices",
+                   explanation=stale_note, offset=offset)
+
+
+def _chosen(inbound, game, user, now, command: Command, choices: list[Choice]) -> Choice:
+    if command.kind == "choose":
+        if 1 <= command.number <= len(choices):
+            return choices[command.number - 1]
+        _answer_player(inbound, game, user, now, status=InboundStatus.REFUSED,
+                       reason="illegal_choice", headline=f"There is no choice {command.number}",
+                       explanation=[f"Nothing was played. Your choices are numbered 1 to "
+                                    f"{len(choices)}."])
+    if command.kind == "pass":
+        found = pass_choices(choices)
+        if len(found) == 1:
+            return found[0]
+        if not found:
+            _answer_player(inbound, game, user, now, status=InboundStatus.REFUSED,
+                           reason="illegal_choice", headline="You cannot pass now",
+                           explanation=["Nothing was played. Choose one of the choices below."])
+        _answer_player(inbound, game, user, now, status=InboundStatus.ANSWERED, reason="find",
+                       headline="Several ways to pass", selected=found, filter_text="pass",
+                       explanation=["Answer with the number of the one you mean."])
+    # A few words ("discard 3", "take wood"): one choice holding them all as whole words is
+    # played; several, or only partial matches, are listed for the player to pick by number.
+    exact = matching(choices, command.words, exact=True)
+    if len(exact) == 1:
+        return exact[0]
+    phrase = " ".join(command.words)
+    candidates = exact or matching(choices, command.words, exact=False)
+    if candidates:
+        _answer_player(inbound, game, user, now, status=InboundStatus.ANSWERED, reason="find",
+                       headline=f'Which one? Choices matching "{phrase}"',
+                       explanation=["Nothing was played yet: answer with the number of the "
+                                    "choice you mean."],
+                       selected=candidates, filter_text=phrase)
+    _answer_player(inbound, game, user, now, status=InboundStatus.REFUSED, reason="unreadable",
+                   headline="We could not read your answer",
+                   explanation=[_quote(command.text, "No choice matches those words; answer with "
+                                "the number of your choice.")])
+    raise AssertionError("unreachable")
+
+
+def _play(inbound, game, user, now, choice: Choice, stale: bool) -> None:
+    from games import services as game_services
+    from games.exceptions import GameNotRunning, IllegalMove, NotAllowed, StaleVersion
+    from games.models import ActionSource
+
+    version = game.version
+    try:
+        result = game_services.game_action_submit(
+            game_id=game.pk, user=user, action=choice.action, expected_version=version,
+            idempotency_key=f"email:{hashlib.sha256(inbound.message_id.encode()).hexdigest()}",
+            source=ActionSource.EMAIL, now=now,
+        )
+    except StaleVersion:
+        _answer_player(inbound, game, user, now, status=InboundStatus.REFUSED,
+                       reason="stale_version", headline="The game moved on; nothing was played",
+                       explanation=["Another move arrived just before yours. What changed and "
+                                    "your choices now are below."], changed_since=version)
+    except IllegalMove as error:
+        _answer_player(inbound, game, user, now, status=InboundStatus.REFUSED,
+                       reason="illegal_choice", headline="That move is not allowed",
+                       explanation=[error.message, "Nothing was played."])
+    except GameNotRunning as error:
+        _answer_player(inbound, game, user, now, status=InboundStatus.REFUSED,
+                       reason="game_over", headline=error.message,
+                       explanation=["Nothing was played."])
+    except NotAllowed as error:
+        _answer_player(inbound, game, user, now, status=InboundStatus.REFUSED,
+                       reason="not_allowed", headline="You cannot move in this game now",
+                       explanation=[error.message, "Nothing was played."])
+    inbound.action_sequence = result.outcome["sequence"]
+    note = (["Other players moved meanwhile, but your choices were exactly the ones that email "
+             "listed, so your move stands."] if stale else [])
+    _answer_player(inbound, game, user, now, status=InboundStatus.APPLIED, reason="move",
+                   headline=f"Played: {result.outcome['description']}", explanation=note,
+                   changed_since=version)
+
+
+# ---- repeats ------------------------------------------------------------------------------------
+
+
+def _repeated(message_id: str, now: datetime) -> InboundMessage:
+    """The same Message-ID again: nothing is played twice. The first repeat of a message that
+    got an answer is told so (once), so a player who resent it knows where it stands."""
+    original = InboundMessage.objects.select_for_update().get(message_id=message_id)
+    original.duplicates += 1
+    original.save(update_fields=["duplicates"])
+    first_reply = original.replies.order_by("created_at").first()
+    if original.duplicates == 1 and first_reply is not None:
+        when = timezone.localtime(original.received_at).strftime("%d %B %Y, %H:%M %Z")
+        context = {"status": "duplicate", "reason": "duplicate",
+                   "headline": "We already had this email",
+                   "explanation": [f"This message arrived before, on {when}, and was handled "
+                                   f"then ({original.get_status_display().lower()}). Nothing "
+                                   "was changed this time."],
+                   "stranger": True, "site_url": settings.SITE_URL}
+        _send(original, to=first_reply.to, context=context)
+    return original

@@ -1,0 +1,113 @@
+"""Helpers for the play-by-email tests: players with confirmed addresses, started games, and
+answers built the way mail clients build them (RFC 822 bytes), fed through the real entrances."""
+
+from __future__ import annotations
+
+import email
+import io
+import re
+from email import policy
+from email.utils import make_msgid
+from pathlib import Path
+
+from allauth.account.models import EmailAddress
+from django.core import mail
+from django.core.management import call_command
+from django.test import TestCase
+
+from games import services as game_services
+from tests.factories import UserFactory
+
+FIXTURES = Path(__file__).parent / "mail_replies"
+
+
+def committed():
+    return TestCase.captureOnCommitCallbacks(execute=True)
+
+
+def confirmed_player(**fields):
+    user = UserFactory(**fields)
+    EmailAddress.objects.create(user=user, email=user.email, verified=True, primary=True)
+    return user
+
+
+def started(engine="toy", players=2, **options):
+    users = [confirmed_player() for _ in range(players)]
+    game = game_services.game_create(creator=users[0], engine_slug=engine, num_players=players,
+                                     **options)
+    for user in users[1:]:
+        game_services.game_join(game_id=game.pk, user=user)
+    with committed():
+        game = game_services.game_start(game_id=game.pk, user=users[0])
+    by_seat = {seat.number: seat.user for seat in game.seats.all()}
+    return game, [by_seat[n] for n in range(players)]
+
+
+def mails_to(user):
+    return [message for message in mail.outbox if message.to == [user.email]]
+
+
+def last_mail_to(user):
+    return mails_to(user)[-1]
+
+
+def reply_to_of(message) -> str | None:
+    return message.reply_to[0] if message.reply_to else None
+
+
+def outcome_of(message) -> str:
+    return message.extra_headers.get("X-Turnpost-Outcome", "")
+
+
+def numbered_choices(message) -> dict[int, str]:
+    """The numbered choices an email lists, as the player reads them in the text part."""
+    return {int(number): text for number, text in
+            re.findall(r"^(\d+)\. (.+)$", message.body, flags=re.MULTILINE)}
+
+
+def answer(original, first_line: str, *, sender=None, message_id=None, extra_headers="",
+           to=None) -> bytes:
+    """A plain Gmail-style top-posted answer to `original` (an outgoing django message)."""
+    sender = sender or original.to[0]
+    to = to or reply_to_of(original) or "play@turnpost.localhost"
+    message_id = message_id or make_msgid(domain="mail.example.com")
+    quoted = "\n".join(f"> {line}" for line in original.body.splitlines())
+    return (
+        f"From: Player <{sender}>\r\nTo: {to}\r\nSubject: {_re(original.subject)}\r\n"
+        f"Message-ID: {message_id}\r\nIn-Reply-To: {original.extra_headers['Message-ID']}\r\n"
+        f"Date: Mon, 2 Mar 2026 10:05:00 +0000\r\nMIME-Version: 1.0\r\n{extra_headers}"
+        f"Content-Type: text/plain; charset=UTF-8\r\nContent-Transfer-Encoding: 8bit\r\n\r\n"
+        f"{first_line}\r\n\r\nOn Mon, 2 Mar 2026 at 10:00, Turnpost <{to}> wrote:\r\n"
+        f"{quoted}\r\n"
+    ).replace("\r\n", "\n").replace("\n", "\r\n").encode("utf-8")
+
+
+def fixture_reply(name: str, original, *, sender=None, message_id=None) -> bytes:
+    """A recorded mail client's answer with the addresses of this test filled in."""
+    raw = (FIXTURES / name).read_bytes()
+    values = {
+        b"{{FROM}}": (sender or original.to[0]).encode(),
+        b"{{TO}}": (reply_to_of(original) or "play@turnpost.localhost").encode(),
+        b"{{MESSAGE_ID}}": (message_id or make_msgid(domain="client.example.net")).encode(),
+        b"{{IN_REPLY_TO}}": original.extra_headers["Message-ID"].encode(),
+    }
+    for placeholder, value in values.items():
+        raw = raw.replace(placeholder, value)
+    return raw
+
+
+def pipe(raw: bytes, recipient: str | None = None) -> str:
+    """Feeds one message through `manage.py receive_email` (as an MTA pipe does)."""
+    out = io.StringIO()
+    with committed():
+        call_command("receive_email", stdin=io.BytesIO(raw), stdout=out,
+                     **({"recipient": recipient} if recipient else {}))
+    return out.getvalue()
+
+
+def parsed(raw: bytes):
+    return email.message_from_bytes(raw, policy=policy.default)
+
+
+def _re(subject: str) -> str:
+    return subject if subject.lower().startswith("re:") else f"Re: {subject}"

@@ -1,0 +1,180 @@
+"""The other entrances into the one parser: django-anymail's inbound webhooks through the real
+URLs (Mailgun with its HMAC signature, raw MIME and fully-parsed; Postmark with basic auth), and
+`manage.py receive_email` as a real process reading standard input, as an MTA pipe runs it.
+Also measures how many answers per second the pipeline processes against PostgreSQL."""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import hmac
+import json
+import os
+import subprocess
+import sys
+import time
+from email.utils import make_msgid
+
+import pytest
+from django.core import mail
+from django.db import connection
+from django.test import Client
+
+from games.models import Action
+from notifications.inbound.services import inbound_email_receive
+from notifications.models import InboundMessage
+from tests.conftest import ROOT
+from tests.notifications.email_play import (
+    answer,
+    committed,
+    fixture_reply,
+    last_mail_to,
+    mails_to,
+    numbered_choices,
+    outcome_of,
+    parsed,
+    reply_to_of,
+    started,
+)
+
+SIGNING_KEY = "key-3ax6xnjp29jd6fds4gc373sgvjxteol0"
+
+
+def mailgun_signature(timestamp: str, token: str, key: str = SIGNING_KEY) -> str:
+    return hmac.new(key.encode(), f"{timestamp}{token}".encode(), hashlib.sha256).hexdigest()
+
+
+@pytest.fixture
+def mailgun(settings):
+    settings.ANYMAIL = {**settings.ANYMAIL, "MAILGUN_WEBHOOK_SIGNING_KEY": SIGNING_KEY}
+
+
+def mailgun_post(fields: dict, *, path="/anymail/mailgun/inbound_mime/", key=SIGNING_KEY):
+    timestamp, token = str(int(time.time())), os.urandom(25).hex()
+    payload = {**fields, "timestamp": timestamp, "token": token,
+               "signature": mailgun_signature(timestamp, token, key)}
+    with committed():
+        return Client().post(path, payload)
+
+
+@pytest.mark.django_db
+def test_mailgun_signed_raw_mime_webhook_plays_the_move(mailgun):
+    game, (alice, bob) = started()
+    start = last_mail_to(bob)
+    raw = fixture_reply("gmail.eml", start)
+    response = mailgun_post({"body-mime": raw.decode("ascii"), "recipient": reply_to_of(start),
+                             "sender": bob.email})
+    assert response.status_code == 200
+    inbound = InboundMessage.objects.get()
+    assert (inbound.channel, inbound.status, inbound.reason) == ("webhook:mailgun", "applied",
+                                                                 "move")
+    assert parsed(bytes(inbound.raw))["Message-ID"] == parsed(raw)["Message-ID"]
+    assert Action.objects.get(game=game).payload == {"type": "bid", "amount": 2}
+    assert outcome_of(last_mail_to(bob)) == "applied; move"
+
+
+@pytest.mark.django_db
+def test_mailgun_fully_parsed_webhook_feeds_the_same_parser(mailgun):
+    game, (alice, bob) = started()
+    start = last_mail_to(bob)
+    headers = [["From", f"Bob <{bob.email}>"], ["To", reply_to_of(start)],
+               ["Subject", "Re: " + start.subject], ["Message-Id", make_msgid()]]
+    response = mailgun_post({
+        "message-headers": json.dumps(headers), "recipient": reply_to_of(start),
+        "body-plain": "find 3\r\n\r\n> Your choices:\r\n> 1. Seat 1 bid 1.\r\n",
+        "body-html": "<div>find 3</div><blockquote>1. Seat 1 bid 1.</blockquote>",
+        "sender": bob.email,
+    }, path="/anymail/mailgun/inbound/")
+    assert response.status_code == 200
+    assert InboundMessage.objects.get().reason == "find"
+    assert numbered_choices(last_mail_to(bob)) == {3: "Seat 1 bid 3."}
+
+
+@pytest.mark.django_db
+def test_a_badly_signed_webhook_is_rejected_and_records_nothing(mailgun):
+    game, (alice, bob) = started()
+    start = last_mail_to(bob)
+    raw = answer(start, "2").decode()
+    response = mailgun_post({"body-mime": raw, "recipient": reply_to_of(start)},
+                            key="not-the-signing-key")
+    assert response.status_code == 400
+    unsigned = Client().post("/anymail/mailgun/inbound_mime/", {"body-mime": raw})
+    assert unsigned.status_code == 400
+    assert not InboundMessage.objects.exists() and not Action.objects.exists()
+
+
+@pytest.mark.django_db
+def test_postmark_webhook_with_basic_auth(settings):
+    settings.ANYMAIL = {**settings.ANYMAIL, "WEBHOOK_SECRET": "hook:s3cret-pass"}
+    game, (alice, bob) = started()
+    start = last_mail_to(bob)
+    payload = {"RawEmail": answer(start, "3").decode(), "From": bob.email,
+               "Headers": [{"Name": "Return-Path", "Value": f"<{bob.email}>"}]}
+    url = "/anymail/postmark/inbound/"
+    refused = Client().post(url, json.dumps(payload), content_type="application/json")
+    assert refused.status_code == 400
+    auth = "Basic " + base64.b64encode(b"hook:s3cret-pass").decode()
+    with committed():
+        response = Client().post(url, json.dumps(payload), content_type="application/json",
+                                 HTTP_AUTHORIZATION=auth)
+    assert response.status_code == 200
+    inbound = InboundMessage.objects.get()
+    assert (inbound.channel, inbound.reason) == ("webhook:postmark", "move")
+    assert Action.objects.get(game=game).payload == {"type": "bid", "amount": 3}
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_receive_email_as_an_mta_pipe_process(tmp_path):
+    """The command as Postfix runs it: a separate process, the message on standard input, the
+    answer sent by that process (here into the outbox folder). A shipped engine, because the
+    test-only toy game is not registered in that process."""
+    game, (alice, bob, carol) = started("seven_wonders", 3)
+    start = last_mail_to(bob)
+    chosen = numbered_choices(start)[2]
+    db = connection.settings_dict
+    env = {**os.environ, "DATA_DIR": str(tmp_path), "CELERY_TASK_ALWAYS_EAGER": "1",
+           "EMAIL_BACKEND": "notifications.backends.OutboxEmailBackend",
+           "DATABASE_URL": f"postgres://{db['USER']}:{db['PASSWORD'] or ''}@{db['HOST']}:"
+                           f"{db['PORT'] or 5432}/{db['NAME']}"}
+    env.pop("EMAIL_URL", None)
+    command = [sys.executable, "manage.py", "receive_email", "--recipient", reply_to_of(start)]
+    done = subprocess.run(command, input=fixture_reply("outlook.eml", start), cwd=ROOT, env=env,
+                          capture_output=True, timeout=120)
+    assert done.returncode == 0, done.stderr.decode()[-2000:]
+    assert b"applied (move)" in done.stdout
+    assert Action.objects.get(game=game).source == "email"
+    answers = [parsed(path.read_bytes()) for path in (tmp_path / "outbox").glob("*.eml")]
+    reply = next(m for m in answers if m["To"] == bob.email)
+    assert reply["In-Reply-To"] and reply["Auto-Submitted"] == "auto-replied"
+    assert f"Played: {chosen}" in reply.get_body(preferencelist=("plain",)).get_content()
+    # Nothing on standard input: the MTA is told to retry later (EX_TEMPFAIL), nothing recorded.
+    empty = subprocess.run(command, input=b"", cwd=ROOT, env=env, capture_output=True,
+                           timeout=120)
+    assert empty.returncode == 75
+    assert InboundMessage.objects.count() == 1
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db
+def test_throughput_of_answers_through_the_parser_and_services(capsys):
+    """Answers per second, each parsed, checked, recorded and answered (status and moves)."""
+    games = [started() for _ in range(10)]
+    raws = []
+    for game, (alice, bob) in games:
+        raws += [answer(last_mail_to(bob), "status") for _ in range(9)]
+        raws.append(answer(last_mail_to(bob), "2"))
+    mail.outbox.clear()
+    began = time.perf_counter()
+    with committed():
+        for raw in raws:
+            inbound_email_receive(raw=raw, channel="pipe")
+    elapsed = time.perf_counter() - began
+    rate = len(raws) / elapsed
+    with capsys.disabled():
+        print(f"\nplay by email: {len(raws)} answers in {elapsed:.2f}s = {rate:.0f}/s "
+              f"(PostgreSQL, answers rendered and sent to the locmem backend)")
+    assert Action.objects.filter(source="email").count() == 10
+    assert len(mail.outbox) >= len(raws)
+    assert all(mails_to(bob) for _, (alice, bob) in games)
+    assert rate > 5
