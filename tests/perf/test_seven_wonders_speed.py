@@ -1,0 +1,52 @@
+"""7 Wonders engine speed: full random 7-player games, legal_actions mid-game at 7 players, and
+one pick applied. Skipped unless pytest runs with --benchmark-enable (`make bench`)."""
+
+from __future__ import annotations
+
+import pytest
+
+from games.engines.seven_wonders import engine
+from tests.engines.conformance import play_random_game
+
+pytestmark = pytest.mark.skipif(
+    "not config.getoption('benchmark_enable', False)", reason="needs --benchmark-enable"
+)
+
+
+def _mid_game_state():
+    """A 7-player state at Age II, turn 3, reached by random play."""
+    played = play_random_game(engine, 7, "bench-mid-game", chooser_seed=1)
+    state = engine.new_game(7, "bench-mid-game")
+    for entry in played.log:
+        if state["age"] == 2 and state["turn"] == 3 and engine.active_seats(state) == list(
+            range(7)
+        ):
+            return state
+        if entry[0] == "resolve":
+            state = engine.resolve(state)
+        else:
+            state = engine.apply(state, entry[1], entry[2])
+    raise AssertionError("the game never reached Age II turn 3")
+
+
+def test_full_random_seven_player_game(benchmark):
+    counter = iter(range(10**9))
+
+    def play():
+        return play_random_game(engine, 7, f"bench-{next(counter)}", chooser_seed=0)
+
+    game = benchmark(play)
+    assert engine.is_over(game.final_state)
+
+
+def test_legal_actions_mid_game_seven_players(benchmark):
+    state = _mid_game_state()
+    actions = benchmark(engine.legal_actions, state, 3)
+    assert actions
+
+
+def test_apply_one_pick_seven_players(benchmark):
+    state = _mid_game_state()
+    action = engine.legal_actions(state, 3)[0]
+    new = benchmark(engine.apply, state, 3, action)
+    assert new["picks"][3] == action
