@@ -1,0 +1,40 @@
+"""The shared conformance kit over every player count, random and bot-driven."""
+
+import os
+
+import pytest
+
+from games.engines.caverna import engine
+from tests.engines.conformance import check_engine
+
+
+def games_per_count() -> int:
+    raw = os.environ.get("TURNPOST_CAVERNA_GAMES", os.environ.get("TURNPOST_RANDOM_GAMES", "20"))
+    # CI sets TURNPOST_RANDOM_GAMES=50; 20 random games per count (plus the bot run below) keeps
+    # this folder within its CPU budget while meeting the required minimum of 20.
+    return max(20, min(int(raw), 30))
+
+
+def test_engine_facts():
+    assert (engine.slug, engine.name, engine.min_players, engine.max_players) == (
+        "caverna",
+        "Caverna",
+        1,
+        7,
+    )
+    assert engine.simultaneous is False and engine.rules_version == 1
+
+
+def test_conformance_random_games_every_player_count():
+    played = check_engine(engine, games_per_count=games_per_count(), deep_checks_per_count=2)
+    assert sorted(played) == [1, 2, 3, 4, 5, 6, 7]
+    for games in played.values():
+        assert len(games) >= 20
+
+
+@pytest.mark.parametrize("share", [1.0, 0.5])
+def test_conformance_with_the_bot(share):
+    played = check_engine(
+        engine, games_per_count=3, deep_checks_per_count=1, use_bot=share, seed_prefix=f"bot{share}"
+    )
+    assert len(played) == 7
