@@ -1,0 +1,187 @@
+"""Shared fixtures. Tests that need real services are marked (postgres, redis, celery_worker,
+browser); where a service is missing they are skipped with the reason, unless
+TURNPOST_REQUIRE_SERVICES=1 (set by CI), in which case they fail loudly instead."""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+import uuid
+from pathlib import Path
+from urllib.parse import urlparse
+
+import pytest
+
+from config.celery import app as celery_app
+from games.engines import registry
+from tests.engines.toy import toy_engine
+
+REQUIRE_SERVICES = os.environ.get("TURNPOST_REQUIRE_SERVICES") == "1"
+CHROMIUM = os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium")
+
+
+def _redis_reachable() -> str | None:
+    url = os.environ.get("REDIS_URL")
+    if not url:
+        return "REDIS_URL is not set"
+    parsed = urlparse(url)
+    try:
+        with socket.create_connection((parsed.hostname or "127.0.0.1", parsed.port or 6379), 2):
+            return None
+    except OSError as error:
+        return f"Redis at {url} is unreachable: {error}"
+
+
+def _postgres_missing() -> str | None:
+    from django.conf import settings
+
+    if settings.DATABASES["default"]["ENGINE"] != "django.db.backends.postgresql":
+        return "DATABASE_URL does not point at PostgreSQL"
+    return None
+
+
+def _missing_for(item) -> list[str]:
+    reasons = []
+    markers = {mark.name for mark in item.iter_markers()}
+    if {"postgres", "celery_worker"} & markers and (reason := _postgres_missing()):
+        reasons.append(reason)
+    if {"redis", "celery_worker"} & markers and (reason := _redis_reachable()):
+        reasons.append(reason)
+    if "browser" in markers and not os.path.exists(CHROMIUM):
+        reasons.append(f"no Chromium at {CHROMIUM} (apt-get install chromium)")
+    return reasons
+
+
+def pytest_runtest_setup(item):
+    reasons = _missing_for(item)
+    if not reasons:
+        return
+    message = "; ".join(reasons)
+    if REQUIRE_SERVICES:
+        pytest.fail(f"required service missing: {message}", pytrace=False)
+    pytest.skip(message)
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _toy_engine_registered():
+    """The test-only toy game is available to the services during tests, and only then."""
+    registry.register(toy_engine)
+    yield
+    registry.unregister(toy_engine.slug)
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _celery_in_process():
+    """Ordinary tests run Celery tasks in-process (the real task code, no broker); the tests
+    marked celery_worker switch this off and talk to a real worker."""
+    previous = celery_app.conf.task_always_eager
+    celery_app.conf.task_always_eager = True
+    yield
+    celery_app.conf.task_always_eager = previous
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _no_connection_outlives_the_test_database(request):
+    """Daemon threads of the live server may still hold a keep-alive request's connection when
+    the session ends; end them (after every test, before the test database is dropped)."""
+    if not _django_active(request):
+        yield
+        return
+    request.getfixturevalue("django_db_setup")
+    yield
+    from django.db import connection
+
+    if connection.vendor != "postgresql":
+        return
+    with request.getfixturevalue("django_db_blocker").unblock(), connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+            " WHERE datname = current_database() AND pid <> pg_backend_pid()")
+
+
+def _django_active(request) -> bool:
+    # Engine tests may run with `-p no:django`: they must not need Django at all.
+    return request.config.pluginmanager.hasplugin("django")
+
+
+@pytest.fixture(autouse=True)
+def _isolated_data(request, tmp_path):
+    """Each test gets its own outbox and an empty cache (throttle counters included)."""
+    if not _django_active(request):
+        yield
+        return
+    settings = request.getfixturevalue("settings")
+    settings.EMAIL_OUTBOX_DIR = tmp_path / "outbox"
+    settings.EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
+    # Password hashing is deliberately slow; tests only need it to work.
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    from django.core.cache import cache
+
+    cache.clear()
+    yield
+
+
+@pytest.fixture
+def api_client():
+    from rest_framework.test import APIClient
+
+    return APIClient()
+
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def wait_for(predicate, timeout=45.0, interval=0.2) -> bool:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if predicate():
+            return True
+        time.sleep(interval)
+    return False
+
+
+@pytest.fixture
+def worker_queue(tmp_path):
+    """A private queue and a worker process consuming it (started by the test with
+    `worker_queue["start"]()`), connected to the test database."""
+    import redis
+    from django.db import connection
+
+    queue = f"test-{uuid.uuid4().hex[:8]}"
+    db = connection.settings_dict
+    database_url = (
+        f"postgres://{db['USER']}:{db['PASSWORD'] or ''}@{db['HOST']}:{db['PORT'] or 5432}"
+        f"/{db['NAME']}"
+    )
+    env = {**os.environ, "DATABASE_URL": database_url, "DATA_DIR": str(tmp_path),
+           "EMAIL_BACKEND": "notifications.backends.OutboxEmailBackend", "CELERY_QUEUE": queue}
+    previous = (celery_app.conf.task_always_eager, celery_app.conf.task_default_queue)
+    celery_app.conf.task_always_eager = False
+    celery_app.conf.task_default_queue = queue
+    log = open(tmp_path / "worker.log", "w+")  # noqa: SIM115 - closed at teardown
+    holder = {"queue": queue, "env": env, "log": log, "process": None,
+              "outbox": tmp_path / "outbox"}
+
+    def start():
+        holder["process"] = subprocess.Popen(
+            [sys.executable, "-m", "tests.celery_worker", queue],
+            cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
+        )
+
+    def wait_ready() -> bool:
+        return wait_for(lambda: " ready." in (tmp_path / "worker.log").read_text())
+
+    holder["start"] = start
+    holder["wait_ready"] = wait_ready
+    yield holder
+    celery_app.conf.task_always_eager, celery_app.conf.task_default_queue = previous
+    if holder["process"] is not None:
+        holder["process"].terminate()
+        holder["process"].wait(20)
+    redis.Redis.from_url(os.environ["REDIS_URL"]).delete(queue)
+    log.seek(0)
+    print(log.read()[-3000:])
+

@@ -1,0 +1,111 @@
+"""On PostgreSQL: many concurrent submissions against one version, and duplicate resolutions."""
+
+from __future__ import annotations
+
+import threading
+
+import pytest
+from django.db import connection
+
+from games import services
+from games.exceptions import StaleVersion
+from games.models import Game
+from tests.engines.toy import toy_engine
+from tests.factories import UserFactory
+
+pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
+
+RACERS = 8
+
+
+def _race(targets) -> list:
+    """Runs each callable in its own thread (and database connection) at the same moment."""
+    barrier = threading.Barrier(len(targets))
+    outcomes: list = [None] * len(targets)
+
+    def run(index, target):
+        try:
+            barrier.wait()
+            outcomes[index] = target()
+        except Exception as error:
+            outcomes[index] = error
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=run, args=(i, t)) for i, t in enumerate(targets)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(30)
+    return outcomes
+
+
+def test_concurrent_submissions_of_one_version_apply_exactly_once():
+    users = [UserFactory() for _ in range(4)]
+    game = services.game_create(creator=users[0], engine_slug="toy", num_players=4)
+    for user in users[1:]:
+        services.game_join(game_id=game.pk, user=user)
+    services.game_start(game_id=game.pk, user=users[0])
+    # Every seat bids at once against version 0, twice each: one wins, the rest get 409.
+    targets = [
+        (lambda user=user, amount=amount: services.game_action_submit(
+            game_id=game.pk, user=user, action={"type": "bid", "amount": amount},
+            expected_version=0,
+        ))
+        for user in users for amount in (1, 2)
+    ]
+    outcomes = _race(targets)
+    applied = [o for o in outcomes if not isinstance(o, Exception)]
+    refused = [o for o in outcomes if isinstance(o, StaleVersion)]
+    assert len(applied) == 1, outcomes
+    assert len(refused) == len(targets) - 1, outcomes
+    game.refresh_from_db()
+    assert game.version == 1
+    assert list(game.actions.values_list("sequence", flat=True)) == [1]
+
+
+def test_concurrent_submissions_keep_the_log_gapless():
+    users = [UserFactory() for _ in range(4)]
+    game = services.game_create(creator=users[0], engine_slug="toy", num_players=4)
+    for user in users[1:]:
+        services.game_join(game_id=game.pk, user=user)
+    services.game_start(game_id=game.pk, user=users[0])
+    # Each player keeps retrying with the freshest version until its bid is in.
+    def keep_trying(user):
+        for _ in range(50):
+            version = Game.objects.get(pk=game.pk).version
+            try:
+                return services.game_action_submit(
+                    game_id=game.pk, user=user, action={"type": "bid", "amount": 2},
+                    expected_version=version,
+                )
+            except StaleVersion:
+                continue
+        raise AssertionError("never got through")
+
+    outcomes = _race([lambda user=user: keep_trying(user) for user in users])
+    assert not [o for o in outcomes if isinstance(o, Exception)], outcomes
+    game.refresh_from_db()
+    sequences = list(game.actions.order_by("sequence").values_list("sequence", flat=True))
+    assert sequences == list(range(1, game.version + 1))
+    assert services.game_replay_verify(game=game)
+
+
+def test_duplicate_resolutions_apply_once():
+    users = [UserFactory() for _ in range(3)]
+    game = services.game_create(creator=users[0], engine_slug="toy", num_players=3)
+    for user in users[1:]:
+        services.game_join(game_id=game.pk, user=user)
+    services.game_start(game_id=game.pk, user=users[0])
+    game.refresh_from_db()
+    # Set up "all picks are in, resolution not yet run" directly, as if the task were queued.
+    state = game.state
+    for seat in range(3):
+        state = toy_engine.apply(state, seat, {"type": "bid", "amount": 1})
+    Game.objects.filter(pk=game.pk).update(state=state, needs_resolution=True)
+    outcomes = _race([lambda: services.game_resolve(game_id=game.pk, expected_version=0)] * 6)
+    assert outcomes.count(True) == 1, outcomes
+    assert outcomes.count(False) == 5, outcomes
+    game.refresh_from_db()
+    assert game.version == 1 and game.state["phase"] == "play" and not game.needs_resolution
+    assert game.actions.filter(kind="resolve").count() == 1

@@ -1,0 +1,196 @@
+"""Time control: deadlines, reserves, vacations, timeouts, bots taking over, reminders."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+import pytest
+import time_machine
+from django.test import TestCase
+
+from accounts.services import VacationError, vacation_create, vacation_end
+from games import services
+from games.exceptions import NotAllowed
+from games.models import Game, GameStatus, Seat
+from notifications.models import Notification
+from tests.factories import UserFactory
+
+pytestmark = pytest.mark.django_db
+
+T0 = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
+HOUR = timedelta(hours=1)
+DAY = timedelta(days=1)
+
+
+def committed():
+    return TestCase.captureOnCommitCallbacks(execute=True)
+
+
+def started(players=2, **options):
+    users = [UserFactory() for _ in range(players)]
+    game = services.game_create(creator=users[0], engine_slug="toy", num_players=players,
+                                **options)
+    for user in users[1:]:
+        services.game_join(game_id=game.pk, user=user)
+    with committed():
+        game = services.game_start(game_id=game.pk, user=users[0], now=T0)
+    by_seat = {seat.number: seat.user for seat in game.seats.all()}
+    return game, [by_seat[n] for n in range(players)]
+
+
+def seat(game, number) -> Seat:
+    return Seat.objects.get(game=game, number=number)
+
+
+def move(game, user, action, now):
+    game.refresh_from_db()
+    with committed():
+        return services.game_action_submit(game_id=game.pk, user=user, action=action,
+                                           expected_version=game.version, now=now)
+
+
+def sweep(now):
+    with committed():
+        return services.deadlines_sweep(now=now)
+
+
+def test_deadlines_start_when_seats_become_active():
+    game, _ = started(2, time_per_move=6 * HOUR)
+    assert seat(game, 0).deadline_at == seat(game, 1).deadline_at == T0 + 6 * HOUR
+    # Reminder: 25% of 6 hours = 1.5 hours, earlier than... later of (1.5h, 2h) left is 1.5h.
+    assert seat(game, 0).remind_at == T0 + 6 * HOUR - timedelta(minutes=90)
+
+
+def test_reserve_is_spent_only_beyond_the_time_per_move():
+    game, (alice, bob) = started(2, time_per_move=DAY, reserve=2 * DAY)
+    assert seat(game, 0).deadline_at == T0 + 3 * DAY
+    move(game, alice, {"type": "bid", "amount": 1}, T0 + DAY + 5 * HOUR)
+    assert seat(game, 0).reserve_left == 2 * DAY - 5 * HOUR
+    move(game, bob, {"type": "bid", "amount": 2}, T0 + 2 * HOUR)
+    assert seat(game, 1).reserve_left == 2 * DAY
+
+
+def test_sweep_times_out_due_seats_through_the_service():
+    game, (alice, bob) = started(2, time_per_move=DAY)
+    move(game, alice, {"type": "bid", "amount": 3}, T0 + HOUR)
+    assert sweep(T0 + DAY - timedelta(seconds=1)).timed_out_seats == 0
+    report = sweep(T0 + DAY)
+    assert report.timed_out_seats == 1
+    game.refresh_from_db()
+    timeout = game.actions.get(source="timeout")
+    assert (timeout.seat_number, timeout.payload) == (1, {"type": "bid", "amount": 1})
+    assert seat(game, 1).timeout_count == 1
+    assert game.state["phase"] == "play"  # the resolution ran after the timeout
+    assert Notification.objects.filter(user=bob, kind="timed_out").count() == 1
+    # Nothing is applied twice: a second sweep at the same moment finds nothing.
+    assert sweep(T0 + DAY).timed_out_seats == 0
+
+
+def test_three_timeouts_in_a_row_hand_the_seat_to_a_bot_and_the_player_takes_it_back():
+    from games.engines.registry import get_engine
+
+    engine = get_engine("toy")
+    game, (alice, bob) = started(2, time_per_move=HOUR, options={"rounds": 5})
+    now = T0
+    counts = []
+    for _ in range(40):
+        game.refresh_from_db()
+        if seat(game, 1).is_bot or game.status != GameStatus.ACTIVE:
+            break
+        if 0 in engine.active_seats(game.state):
+            move(game, alice, engine.timeout_action(game.state, 0), now)  # alice plays on time
+        else:
+            now = seat(game, 1).deadline_at
+            sweep(now)
+            counts.append(seat(game, 1).timeout_count)
+    assert counts == [1, 2, 3]
+    bob_seat = seat(game, 1)
+    assert bob_seat.is_bot and bob_seat.replaced_by_bot
+    assert seat(game, 0).timeout_count == 0
+    kinds = list(Notification.objects.filter(user=bob, kind="timed_out")
+                 .order_by("pk").values_list("context__replaced", flat=True))
+    assert kinds == [False, False, True]
+    with pytest.raises(NotAllowed, match="bot is playing your seat"):
+        move(game, bob, {"type": "bank"}, now)
+    services.seat_take_back(game_id=game.pk, user=bob, now=now)
+    assert not seat(game, 1).is_bot and seat(game, 1).timeout_count == 0
+
+
+def test_acting_resets_the_timeout_count():
+    game, (alice, bob) = started(2, time_per_move=HOUR)
+    sweep(T0 + HOUR)
+    assert seat(game, 0).timeout_count == seat(game, 1).timeout_count == 1
+    game.refresh_from_db()
+    # Seat 0 acts in the sequential phase now.
+    move(game, alice, {"type": "bank"}, T0 + 2 * HOUR)
+    assert seat(game, 0).timeout_count == 0
+
+
+def test_vacation_pauses_every_clock_and_resumes_after():
+    game, (alice, bob) = started(2, time_per_move=DAY)
+    with time_machine.travel(T0 + HOUR, tick=False):
+        vacation_create(user=bob, starts_at=T0 + 2 * HOUR, ends_at=T0 + 5 * DAY)
+    # Bob had used 2 hours when he left; the remaining 22 hours start when he is back.
+    assert seat(game, 1).deadline_at == T0 + 5 * DAY + 22 * HOUR
+    assert seat(game, 0).deadline_at == T0 + DAY
+    assert sweep(T0 + 3 * DAY).timed_out_seats == 1  # only alice
+    assert seat(game, 1).timeout_count == 0
+    with time_machine.travel(T0 + 2 * DAY, tick=False):
+        vacation = bob.vacations.get()
+        vacation_end(user=bob, vacation_id=vacation.pk)
+    # Back early: the clock runs again from now with what was left.
+    assert seat(game, 1).deadline_at == T0 + 2 * DAY + 22 * HOUR
+
+
+def test_vacations_are_limited_by_the_yearly_allowance_and_must_not_overlap(settings):
+    settings.VACATION_DAYS_PER_YEAR = 21
+    user = UserFactory()
+    with time_machine.travel(T0, tick=False):
+        vacation_create(user=user, starts_at=T0 + DAY, ends_at=T0 + 15 * DAY)
+        with pytest.raises(VacationError, match="overlaps"):
+            vacation_create(user=user, starts_at=T0 + 10 * DAY, ends_at=T0 + 12 * DAY)
+        with pytest.raises(VacationError, match=r"7\.0 of your 21"):
+            vacation_create(user=user, starts_at=T0 + 20 * DAY, ends_at=T0 + 28 * DAY)
+        with pytest.raises(VacationError, match="past"):
+            vacation_create(user=user, starts_at=T0 - DAY, ends_at=T0 + DAY)
+        with pytest.raises(VacationError, match="end after"):
+            vacation_create(user=user, starts_at=T0 + 30 * DAY, ends_at=T0 + 30 * DAY)
+        vacation_create(user=user, starts_at=T0 + 20 * DAY, ends_at=T0 + 27 * DAY)
+    assert user.vacations.count() == 2
+
+
+def test_reminder_goes_out_once_and_never_after_the_move():
+    game, (alice, bob) = started(2, time_per_move=DAY)
+    remind_at = T0 + DAY - 2 * HOUR  # 25% of a day is 6h; 2 hours is later
+    assert seat(game, 0).remind_at == remind_at
+    move(game, alice, {"type": "bid", "amount": 1}, T0 + HOUR)
+    assert sweep(remind_at - timedelta(seconds=1)).reminders == 0
+    assert sweep(remind_at).reminders == 1
+    assert sweep(remind_at + HOUR).reminders == 0
+    reminders = Notification.objects.filter(kind="reminder")
+    assert [n.user for n in reminders] == [bob]
+
+
+def test_player_reminder_settings_are_used():
+    user = UserFactory(reminder_percent=50, reminder_hours=1)
+    assert user.reminder_lead(DAY) == HOUR
+    assert user.reminder_lead(HOUR) == timedelta(minutes=30)
+
+
+def test_deadlines_in_the_api_are_in_the_viewers_timezone(api_client):
+    game, (alice, bob) = started(2, time_per_move=DAY)
+    bob.timezone = "Asia/Tokyo"
+    bob.save()
+    api_client.force_authenticate(bob)
+    with time_machine.travel(T0 + HOUR, tick=False):
+        body = api_client.get(f"/api/v1/games/{game.pk}/").json()
+    seat_one = next(s for s in body["seats"] if s["number"] == 1)
+    assert seat_one["deadline_local"] == "2026-03-03T18:00:00+09:00"
+    assert seat_one["time_left_seconds"] == 23 * 3600
+
+
+def test_a_finished_or_aborted_game_is_never_swept():
+    game, _ = started(2, time_per_move=HOUR)
+    services.game_abort(game_id=game.pk)
+    assert Game.objects.get(pk=game.pk).status == GameStatus.ABORTED
+    assert sweep(T0 + DAY).timed_out_seats == 0

@@ -1,0 +1,37 @@
+"""Production settings pass Django's deployment checks."""
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def test_check_deploy_is_clean_with_production_environment(tmp_path):
+    env = {
+        **os.environ,
+        "DJANGO_DEBUG": "false",
+        "DJANGO_SECRET_KEY": "x" * 20 + "-a-long-random-production-secret-value-9f3k2",
+        "DJANGO_ALLOWED_HOSTS": "turnpost.example",
+        "SITE_URL": "https://turnpost.example",
+        "DATA_DIR": str(tmp_path),
+    }
+    result = subprocess.run(
+        [sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"],
+        cwd=ROOT, env=env, capture_output=True, text=True,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "no issues" in result.stdout
+
+
+def test_production_refuses_to_start_without_its_own_secret(tmp_path):
+    env = {**os.environ, "DJANGO_DEBUG": "false", "DATA_DIR": str(tmp_path),
+           "DJANGO_ALLOWED_HOSTS": "turnpost.example"}
+    env.pop("DJANGO_SECRET_KEY", None)
+    result = subprocess.run(
+        [sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"],
+        cwd=ROOT, env=env, capture_output=True, text=True,
+    )
+    assert result.returncode != 0
+    assert "DJANGO_SECRET_KEY" in result.stdout + result.stderr

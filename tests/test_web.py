@@ -1,0 +1,155 @@
+"""The web shell through Django's test client: lobby, create, join, start, act, errors."""
+
+from __future__ import annotations
+
+import pytest
+from django.test import TestCase
+from django.urls import reverse
+
+from games.models import Game, GameStatus
+from tests.factories import PASSWORD, UserFactory
+
+pytestmark = pytest.mark.django_db
+
+
+def logged_in(client, user):
+    assert client.login(username=user.username, password=PASSWORD)
+    return client
+
+
+def test_lobby_for_visitors_and_players(client):
+    response = client.get("/")
+    assert response.status_code == 200 and b"Sign up" in response.content
+    user = UserFactory()
+    logged_in(client, user)
+    page = client.get("/").content.decode()
+    assert "Your move" in page and "Your games" in page
+
+
+def test_create_join_start_and_act(client, django_user_model):
+    alice, bob = UserFactory(), UserFactory()
+    logged_in(client, alice)
+    form = client.get(reverse("games:create")).content.decode()
+    assert "option__toy__rounds" in form
+    response = client.post(reverse("games:create"), {
+        "engine": "toy", "num_players": 2, "time_per_move": 86400, "allow_spectators": "on",
+        "option__toy__rounds": 1, "reserve": 86400, "max_consecutive_timeouts": 3,
+    })
+    game = Game.objects.get()
+    assert response.status_code == 302 and response.url == reverse("games:detail", args=[game.pk])
+    assert game.options == {"rounds": 1}
+
+    from django.test import Client
+
+    bob_client = logged_in(Client(), bob)
+    assert b"Join" in bob_client.get(response.url).content
+    bob_client.post(reverse("games:join", args=[game.pk]))
+    # Bob may not start Alice's game.
+    page = bob_client.post(reverse("games:start", args=[game.pk]), follow=True).content.decode()
+    assert "Only the player who created the game can start it." in page
+    with TestCase.captureOnCommitCallbacks(execute=True):
+        client.post(reverse("games:start", args=[game.pk]))
+    game.refresh_from_db()
+    assert game.status == GameStatus.ACTIVE
+
+    page = client.get(response.url).content.decode()
+    assert "Your move" in page and "bid 3" in page
+    response = client.post(reverse("games:act", args=[game.pk]), {"version": 0, "index": 2},
+                           follow=True)
+    assert "Seat" in response.content.decode() and "bid 3." in response.content.decode()
+    game.refresh_from_db()
+    assert game.version == 1
+
+
+def test_stale_or_broken_forms_are_explained_and_change_nothing(client):
+    alice, bob = UserFactory(), UserFactory()
+    from games import services
+
+    game = services.game_create(creator=alice, engine_slug="toy", num_players=2)
+    services.game_join(game_id=game.pk, user=bob)
+    services.game_start(game_id=game.pk, user=alice)
+    logged_in(client, alice)
+    url = reverse("games:act", args=[game.pk])
+    page = client.post(url, {"version": 5, "index": 0}, follow=True).content.decode()
+    assert "moved on" in page
+    page = client.post(url, {"version": 0, "index": 99}, follow=True).content.decode()
+    assert "no longer available" in page
+    page = client.post(url, {"version": "x"}, follow=True).content.decode()
+    assert "incomplete" in page
+    game.refresh_from_db()
+    assert game.version == 0
+
+
+def test_signup_and_login_pages_render(client):
+    assert client.get(reverse("account_signup")).status_code == 200
+    assert client.get(reverse("account_login")).status_code == 200
+    assert client.get(reverse("account_reset_password")).status_code == 200
+
+
+def test_signup_sends_a_confirmation_that_verifies_the_address(client, mailoutbox):
+    import re
+
+    from allauth.account.models import EmailAddress
+
+    response = client.post(reverse("account_signup"), {
+        "email": "carol@example.com", "username": "carol",
+        "password1": "correct-Horse-battery-9", "password2": "correct-Horse-battery-9",
+    })
+    assert response.status_code == 302
+    assert len(mailoutbox) == 1
+    link = re.search(r"https?://[^/\s]+(/accounts/confirm-email/[^\s]+)", mailoutbox[0].body)
+    assert link, mailoutbox[0].body
+    client.post(link.group(1))
+    assert EmailAddress.objects.get(email="carol@example.com").verified
+
+
+def test_password_reset_sends_a_working_link(client, mailoutbox):
+    import re
+
+    user = UserFactory()
+    client.post(reverse("account_reset_password"), {"email": user.email})
+    assert len(mailoutbox) == 1
+    link = re.search(r"https?://[^/\s]+(/accounts/password/reset/key/[^\s]+)",
+                     mailoutbox[0].body).group(1)
+    response = client.get(link, follow=True)
+    form_url = response.redirect_chain[-1][0] if response.redirect_chain else link
+    client.post(form_url, {"password1": "brand-New-secret-77", "password2": "brand-New-secret-77"})
+    user.refresh_from_db()
+    assert user.check_password("brand-New-secret-77")
+
+
+def test_the_page_title_and_the_version_the_page_polls(client):
+    alice, outsider = UserFactory(), UserFactory()
+    logged_in(client, alice)
+    client.post(reverse("games:create"), {
+        "engine": "toy", "num_players": 2, "time_per_move": 86400,
+        "option__toy__rounds": 1, "reserve": 0, "max_consecutive_timeouts": 3,
+    })
+    game = Game.objects.get()
+    page = client.get(reverse("games:detail", args=[game.pk])).content.decode()
+    title = page.split("<title>", 1)[1].split("</title>", 1)[0]
+    assert title == f"Toy #{game.pk} · Turnpost"
+    assert reverse("games:version", args=[game.pk]) in page and "live-game.js" in page
+    assert client.get(reverse("games:version", args=[game.pk])).json() == {
+        "version": 0, "status": "open", "seats": 1}
+    logged_in(client, outsider)
+    # A game without spectators is as invisible to the poll as to the page.
+    Game.objects.filter(pk=game.pk).update(allow_spectators=False)
+    assert client.get(reverse("games:version", args=[game.pk])).status_code == 404
+    Game.objects.filter(pk=game.pk).update(allow_spectators=True)
+    assert client.get(reverse("games:version", args=[game.pk])).json()["seats"] == 1
+
+
+def test_long_choice_lists_are_grouped_by_kind_keeping_their_numbers():
+    from games.templatetags.game_tags import choice_groups
+
+    short = [{"index": i, "action": {"type": "bid"}} for i in range(3)]
+    assert choice_groups(short) == [{"label": "", "choices": short}]
+    long = [{"index": i, "action": {"type": "build" if i % 3 else "wonder_stage"}}
+            for i in range(12)]
+    groups = choice_groups(long)
+    assert [group["label"] for group in groups] == ["Wonder stage", "Build"]
+    assert [c["index"] for c in groups[0]["choices"]] == [0, 3, 6, 9]
+    assert sorted(c["index"] for g in groups for c in g["choices"]) == list(range(12))
+    same_kind = [{"index": i, "action": {"type": "place"}} for i in range(12)]
+    assert choice_groups(same_kind) == [{"label": "", "choices": same_kind}]
