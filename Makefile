@@ -1,0 +1,45 @@
+# Two commands on a fresh machine: `make run` and `make test`. Everything else is set up on the way.
+PYTHON ?= $(shell command -v python3.11 || command -v python3)
+VENV ?= .venv
+PY := $(VENV)/bin/python
+PORT ?= 8000
+INSTALLED := $(VENV)/.installed
+
+.PHONY: install run test test-fast fuzz migrate lint bench clean
+
+$(INSTALLED): pyproject.toml
+	test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e ".[dev]"
+	touch $@
+
+install: $(INSTALLED)
+
+migrate: install
+	$(PY) manage.py migrate --noinput
+
+# Web + Celery worker + Celery beat in one process group; Ctrl-C (or SIGTERM) stops them all.
+run: migrate
+	PATH="$(CURDIR)/$(VENV)/bin:$$PATH" WEB_PORT=$(PORT) exec $(VENV)/bin/honcho -f Procfile.dev start
+
+test: install
+	$(PY) -m pytest $(PYTEST_ARGS)
+
+# Engines only, without Django: the quick loop while working on rules.
+test-fast: install
+	$(PY) -m pytest tests/engines -p no:django -o addopts="" -q
+
+# Thousands of random full games per engine and player count (CI plays 50 of each).
+FUZZ_GAMES ?= 2000
+fuzz: install
+	TURNPOST_RANDOM_GAMES=$(FUZZ_GAMES) $(PY) -m pytest tests/engines -p no:django -o addopts="" -q
+
+lint: install
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/lint-imports
+
+bench: install
+	$(PY) -m pytest tests/perf --benchmark-enable --benchmark-only -p no:randomly
+
+clean:
+	rm -rf $(VENV) var .pytest_cache
