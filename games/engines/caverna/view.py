@@ -60,9 +60,18 @@ def space_name(sid: str) -> str:
 
 
 SHORT = {
-    "forest": "", "meadow": "Meadow", "field": "Field", "pasture": "Pasture",
-    "large_pasture": "L.pasture", "rock": "", "cavern": "Cavern", "tunnel": "Tunnel",
-    "deep_tunnel": "Deep tun.", "ore_mine": "Ore mine", "ruby_mine": "Ruby mine", "entry": "Entry",
+    "forest": "",
+    "meadow": "Meadow",
+    "field": "Field",
+    "pasture": "Pasture",
+    "large_pasture": "L.pasture",
+    "rock": "",
+    "cavern": "Cavern",
+    "tunnel": "Tunnel",
+    "deep_tunnel": "Deep tun.",
+    "ore_mine": "Ore mine",
+    "ruby_mine": "Ruby mine",
+    "entry": "Entry",
 }
 ANIMAL_ICONS = {"sheep": "🐑", "donkey": "🐴", "wild_boar": "🐗", "cattle": "🐄", "dog": "🐕"}
 

@@ -27,11 +27,10 @@ def render(view, seat, legal_actions=()):
     from django.template import Context, Engine
 
     template = Engine(dirs=TEMPLATE_DIRS).get_template("games/boards/caverna.html")
-    choices = [
-        {"index": i, "description": "x", "action": a} for i, a in enumerate(legal_actions)
-    ]
-    return template.render(Context({"view": view, "game": None, "seat": seat,
-                                    "legal_actions": choices}))
+    choices = [{"index": i, "description": "x", "action": a} for i, a in enumerate(legal_actions)]
+    return template.render(
+        Context({"view": view, "game": None, "seat": seat, "legal_actions": choices})
+    )
 
 
 def midgame(n=4, seed="mid", steps=400):
