@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from games.engines.base import IllegalAction
+
 from . import data, rules
 from .data import BUILDING_STACKS, BUILDINGS, CARD_SLOTS, CARDS, RESOURCES, VALUE
 
@@ -81,7 +83,7 @@ def _feeding_step(state: dict, seat: int, legal: list[dict]) -> dict:
 def timeout_action(state: dict, seat: int) -> dict[str, Any]:
     legal = rules.legal_actions(state, seat)
     if not legal:
-        raise ValueError("this seat has nothing to decide")
+        raise IllegalAction(f"Seat {seat} has nothing to decide now.")
     pending = state["pending"]
     if pending is None:
         if state["phase"] == "placement":
@@ -192,7 +194,7 @@ def _bot_two_resources(state: dict, seat: int, legal: list[dict]) -> dict | None
 def bot_action(state: dict, seat: int) -> dict[str, Any]:
     legal = rules.legal_actions(state, seat)
     if not legal:
-        raise ValueError("this seat has nothing to decide")
+        raise IllegalAction(f"Seat {seat} has nothing to decide now.")
     pending = state["pending"]
     if pending is None:
         if state["phase"] == "placement":

@@ -3,6 +3,9 @@ heuristic: deterministic, legal, and much stronger than random play."""
 
 import random
 
+import pytest
+
+from games.engines.base import IllegalAction
 from games.engines.stone_age import engine
 from tests.engines.conformance import play_random_game
 
@@ -131,3 +134,10 @@ def test_bot_is_deterministic_and_plays_whole_games():
         assert game.log == again.log
         scores = engine.result(game.final_state)["scores"]
         assert max(scores) >= 60, scores
+
+
+def test_timeout_and_bot_refuse_a_seat_with_nothing_to_decide():
+    state = fresh(3)
+    for call in (engine.timeout_action, engine.bot_action):
+        with pytest.raises(IllegalAction):
+            call(state, 1)  # seat 0 places first
