@@ -161,7 +161,7 @@ def test_throughput_of_answers_through_the_parser_and_services(capsys):
     """Answers per second, each parsed, checked, recorded and answered (status and moves)."""
     games = [started() for _ in range(10)]
     raws = []
-    for game, (alice, bob) in games:
+    for _game, (_alice, bob) in games:
         raws += [answer(last_mail_to(bob), "status") for _ in range(9)]
         raws.append(answer(last_mail_to(bob), "2"))
     mail.outbox.clear()
