@@ -29,6 +29,14 @@ def email_play_enabled_for(user) -> bool:
         user.email.lower() in confirmed_addresses(user))
 
 
+def restriction_for(user) -> str:
+    """Why this player may not move now (a suspension or ban, as games.services says it), or ""."""
+    from accounts.models import active_restriction, restriction_message
+
+    sanction = active_restriction(user)
+    return restriction_message(sanction) if sanction is not None else ""
+
+
 def seat_for(game, user):
     return next((seat for seat in game.seats.all() if seat.user_id == user.pk), None)
 

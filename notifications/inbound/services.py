@@ -185,7 +185,9 @@ def _player_context(game, user, now: datetime, *, offset: int = 0,
     # An answer to the player's own email, not a notification: no unsubscribe link.
     for key in ("reply_address", "unsubscribe_url"):
         context.pop(key, None)
-    choices = play.current_choices(game, user)
+    restriction = play.restriction_for(user)
+    # A suspended or banned player cannot move: no choices, no address to answer.
+    choices = [] if restriction else play.current_choices(game, user)
     if selected is not None:
         context.update(play.choices_page(choices, selected=selected))
         context["choices_filter"] = filter_text
@@ -200,6 +202,7 @@ def _player_context(game, user, now: datetime, *, offset: int = 0,
         context["view_lines"] = play.view_lines(get_engine(game.engine).view(game.state,
                                                                             seat.number))
     context["their_turn"] = bool(choices)
+    context["restricted"] = restriction
     context["zone"] = user.zone
     context["game_status"] = game.status
     return context, reply_to
@@ -211,11 +214,14 @@ def _answer_player(inbound: InboundMessage, game, user, now: datetime, *, status
     if status == InboundStatus.REFUSED and _refusals_exceeded(user.email, now):
         _drop(inbound, "throttled")
     context, reply_to = _player_context(game, user, now, **page)
+    explanation = list(explanation or [])
+    if context["restricted"] and context["restricted"] not in explanation:
+        explanation.append(context["restricted"])
     context.update(status=status, reason=reason, headline=headline,
-                   explanation=explanation or [], help=reason == "help",
+                   explanation=explanation, help=reason == "help",
                    site_url=settings.SITE_URL)
     _send(inbound, to=user.email, context=context, reply_to=reply_to)
-    _finish(inbound, status, reason, " ".join([headline, *(explanation or [])]))
+    _finish(inbound, status, reason, " ".join([headline, *explanation]))
 
 
 # ---- the decision -------------------------------------------------------------------------------
@@ -276,6 +282,13 @@ def _process(inbound: InboundMessage, message: AnymailInboundMessage,
                        reason="game_over", headline="This game is over",
                        explanation=["Nothing was played. The final result is below."],
                        changed_since=claims.version)
+    restriction = play.restriction_for(user)
+    if restriction and command.kind not in ("status", "help"):
+        # games.services refuses their moves (_require_unrestricted) on every channel; saying
+        # so here, before anything else, spares them choices they cannot play.
+        _answer_player(inbound, game, user, now, status=InboundStatus.REFUSED,
+                       reason="not_allowed", headline="You cannot move in this game now",
+                       explanation=[restriction, "Nothing was played."])
     stale = claims.version != game.version
     stale_note = ([f"The game has moved on since that email (then version {claims.version}, now "
                    f"{game.version})."] if stale else [])
