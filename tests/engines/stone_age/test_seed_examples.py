@@ -101,3 +101,19 @@ def test_log_shows_every_die_of_a_roll_to_everyone():
     for viewer in (None, RED, BLUE):
         assert any("rolls 1, 2, 3, 4, 4 = 14" in line for line in engine.view(state, viewer)["log"])
     assert state["players"][BLUE]["food"] == 12 + 7
+
+
+def test_21_22_display_cannot_be_refilled_so_the_game_ends_after_that_rounds_feeding():
+    """Reference 21.22, second case: two empty slots, one card in the deck. The round is played
+    to the end, feeding included; then no new round starts."""
+    state = action_phase(4, RED, {"hunting_grounds": 1}, keep_busy=False)
+    state["display"] = [state["display"][0], None, None, state["display"][3]]
+    state["deck"] = state["deck"][:1]
+    state["round"] = 11
+    food = [p["food"] + p["food_track"] - p["people"] for p in state["players"]]
+    rig_dice(state, [1])
+    state = apply(state, RED, {"type": "resolve", "location": "hunting_grounds"})
+    assert engine.is_over(state) and state["ended_by"] == "cards"
+    assert state["round"] == 11 and state["phase"] == "over"
+    assert [p["food"] for p in state["players"]] == food  # round 11's feeding happened
+    assert len(state["deck"]) == 1  # nothing was dealt
