@@ -1,6 +1,8 @@
 """The other entrances into the one parser: django-anymail's inbound webhooks through the real
-URLs (Mailgun with its HMAC signature, raw MIME and fully-parsed; Postmark with basic auth), and
-`manage.py receive_email` as a real process reading standard input, as an MTA pipe runs it.
+URLs (Mailgun with its HMAC signature, raw MIME and fully-parsed; MailerSend with its HMAC body
+signature; Postmark with basic auth), and `manage.py receive_email` as a real process reading
+standard input, as an MTA pipe runs it; the same recorded answers through a webhook and the pipe
+are read alike.
 Also measures how many answers per second the pipeline processes against PostgreSQL."""
 
 from __future__ import annotations
@@ -33,6 +35,7 @@ from tests.notifications.email_play import (
     numbered_choices,
     outcome_of,
     parsed,
+    pipe,
     reply_to_of,
     started,
 )
@@ -121,6 +124,62 @@ def test_postmark_webhook_with_basic_auth(settings):
     inbound = InboundMessage.objects.get()
     assert (inbound.channel, inbound.reason) == ("webhook:postmark", "move")
     assert Action.objects.get(game=game).payload == {"type": "bid", "amount": 3}
+
+
+MAILERSEND_SECRET = "Zm9vYmFyLWluYm91bmQtc2VjcmV0LWZvci10ZXN0cw"
+
+
+@pytest.mark.django_db
+def test_mailersend_signed_inbound_webhook(settings):
+    """A second signing provider: MailerSend signs the JSON body with HMAC-SHA256 ("Signature"
+    header) and gives the envelope recipient, which carries the token when To lost it."""
+    settings.ANYMAIL = {**settings.ANYMAIL, "MAILERSEND_INBOUND_SECRET": MAILERSEND_SECRET}
+    game, (alice, bob) = started()
+    start = last_mail_to(bob)
+    raw = fixture_reply("apple_mail.eml", start).replace(
+        reply_to_of(start).encode(), b"play@turnpost.localhost")
+    body = json.dumps({"type": "inbound.message", "data": {
+        "id": "65f1a0c9e2b4d", "created_at": "2026-03-02T10:05:00.000000Z", "raw": raw.decode(),
+        "sender": {"email": bob.email}, "recipients": {"rcptTo": [{"email": reply_to_of(start)}]},
+    }}).encode()
+    url = "/anymail/mailersend/inbound/"
+    forged = hmac.new(b"not-the-secret", body, hashlib.sha256).hexdigest()
+    refused = Client().post(url, body, content_type="application/json", HTTP_SIGNATURE=forged)
+    assert refused.status_code == 400 and not InboundMessage.objects.exists()
+    signature = hmac.new(MAILERSEND_SECRET.encode(), body, hashlib.sha256).hexdigest()
+    with committed():
+        response = Client().post(url, body, content_type="application/json",
+                                 HTTP_SIGNATURE=signature)
+    assert response.status_code == 200
+    inbound = InboundMessage.objects.get()
+    assert (inbound.channel, inbound.status, inbound.reason) == ("webhook:mailersend", "applied",
+                                                                 "move")
+    assert Action.objects.get(game=game).payload == {"type": "bid", "amount": 2}
+    assert outcome_of(last_mail_to(bob)) == "applied; move"
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("name", ["apple_mail.eml", "gmail.eml", "html_only.eml", "iphone.eml",
+                                  "k9_mobile.eml", "outlook.eml", "thunderbird_bottom.eml",
+                                  "words_bottom.eml"])  # (Mailgun posts body-mime as text)
+def test_webhook_and_pipe_feed_one_parser(mailgun, name):
+    """The same recorded answer through Mailgun's signed webhook and through receive_email is
+    read as the same lines and has the same outcome."""
+    seen = []
+    for entrance in ("webhook", "pipe"):
+        game, (alice, bob) = started()
+        start = last_mail_to(bob)
+        raw = fixture_reply(name, start)
+        if entrance == "webhook":
+            assert mailgun_post({"body-mime": raw.decode("ascii"),
+                                 "recipient": reply_to_of(start)}).status_code == 200
+        else:
+            pipe(raw)
+        inbound = InboundMessage.objects.get(game=game)
+        seen.append((inbound.text, inbound.status, inbound.reason,
+                     Action.objects.get(game=game).payload, outcome_of(last_mail_to(bob))))
+    assert seen[0] == seen[1]
+    assert seen[0][1:3] == ("applied", "move")
 
 
 @pytest.mark.postgres
