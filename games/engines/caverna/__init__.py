@@ -20,7 +20,8 @@ class CavernaEngine(Engine):
     name = "Caverna"
     min_players = 1
     max_players = 7
-    rules_version = 1
+    #: 2: furnishing-tile effects (issue 6) and one score line per bonus tile.
+    rules_version = 2
     simultaneous = False
     options: list[dict[str, Any]] = []
 

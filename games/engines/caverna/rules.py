@@ -181,6 +181,8 @@ def gain(state: State, seat: int, goods: dict[str, int]) -> None:
             p["animals"][g] += v
         else:
             p["supply"][g] += v
+    for g, v in effects.on_gain(state, seat, goods).items():
+        p["supply"][g] += v
 
 
 def dwarfs_in_play(p: dict[str, Any]) -> int:
@@ -218,18 +220,28 @@ def tile_available(state: State, tile: str) -> bool:
     return not TILES[tile]["unique"] or tile not in state["built"]
 
 
+def furnish_payments(
+    state: State, seat: int, tile: str, cost: dict | None
+) -> list[tuple[list[str], dict[str, int]]]:
+    """The affordable ways to pay for `tile` (several only with the Builder)."""
+    p = state["players"][seat]
+    price = effects.tile_cost(state, seat, tile, cost if cost is not None else TILES[tile]["cost"])
+    return [(subs, pay) for subs, pay in effects.payments(state, seat, price) if has(p, pay)]
+
+
 def furnish_options(state: State, seat: int, scope: str, cost: dict | None) -> list[str]:
     p = state["players"][seat]
-    if not B.empty_caverns(p["cells"]):
-        return []
+    room = bool(effects.furnish_spots(p, "dwelling"))
     out = []
     for tile in SCOPES[scope]:
         if not tile_available(state, tile):
             continue
-        price = effects.tile_cost(
-            state, seat, tile, cost if cost is not None else TILES[tile]["cost"]
-        )
-        if has(p, price):
+        if tile in effects.OVERBUILD:
+            if not effects.furnish_spots(p, tile):
+                continue
+        elif not room:
+            continue
+        if furnish_payments(state, seat, tile, cost):
             out.append(tile)
     return out
 
@@ -364,13 +376,16 @@ def feasible(state: State, seat: int, dwarf: int, src: str, node: dict, imit: bo
             p["supply"]["grain"] > 0 or p["supply"]["vegetable"] > 0
         )
     if act == "build_small_pasture":
-        return bool(B.small_pasture_spots(p["cells"])) and has(p, node["cost"])
+        cost = effects.build_cost(state, seat, "small", node["cost"])
+        return bool(B.small_pasture_spots(p["cells"])) and has(p, cost)
     if act == "build_large_pasture":
-        return bool(B.large_pasture_spots(p["cells"])) and has(p, node["cost"])
+        cost = effects.build_cost(state, seat, "large", node["cost"])
+        return bool(B.large_pasture_spots(p["cells"])) and has(p, cost)
     if act == "build_stable":
-        return p["stables"] > 0 and has(p, node["cost"]) and bool(B.stable_spots(p["cells"]))
+        cost = effects.build_cost(state, seat, "stable", node["cost"])
+        return p["stables"] > 0 and has(p, cost) and bool(B.stable_spots(p["cells"]))
     if act == "forge_weapon":
-        return w == 0 and p["supply"]["ore"] >= 1
+        return w == 0 and p["supply"]["ore"] + effects.forge_discount(state, seat) >= 1
     if act == "expedition":
         return w > 0
     if act == "become_starting_player":
@@ -671,6 +686,7 @@ def breed_auto(state: State, task: dict[str, Any]) -> None:
         for t in sets[0]:
             p["animals"][t] += 1
         log(state, f"Seat {seat} bred {', '.join(sets[0])}.")
+        gain(state, seat, effects.on_breed(state, seat, sets[0]))
     elif len(sets) > 1:
         state["stack"].append({"t": "breed_choice", "seat": seat, "options": sets})
 
@@ -684,13 +700,22 @@ def round_end(state: State, task: dict[str, Any]) -> None:
             d["at"] = None
             d["new"] = False
     if state["round"] == state["rounds"][-1]:
-        state["phase"] = "over"
-        log(state, "The game is over.")
+        # Tiles used "any time before scoring" get a last chance, seat by seat.
+        state["stack"].append({"t": "game_over"})
+        for seat in reversed(seat_order(state)):
+            if effects.has_choice_tiles(state["players"][seat]):
+                state["stack"].append({"t": "final_trades", "seat": seat})
     else:
         state["stack"].append({"t": "round_start"})
 
 
+def game_over(state: State, task: dict[str, Any]) -> None:
+    state["phase"] = "over"
+    log(state, "The game is over.")
+
+
 AUTO = {
+    "game_over": game_over,
     "round_start": round_start,
     "replenish": replenish,
     "begin_work": begin_work,
@@ -761,7 +786,7 @@ def settle(state: State, task: dict[str, Any]) -> bool:
             stack.pop()
             return True
     elif t == "furnish_at":
-        caverns = B.empty_caverns(p["cells"])
+        caverns = effects.furnish_spots(p, task["tile"])
         if len(caverns) == 1:
             stack.pop()
             build_tile(state, task["seat"], task["tile"], caverns[0])
@@ -818,14 +843,19 @@ def overflow_check(state: State, seat: int) -> bool:
 
 def build_tile(state: State, seat: int, tile: str, cell: int) -> None:
     p = state["players"][seat]
-    p["cells"][cell]["k"] = "room"
-    p["cells"][cell]["tile"] = tile
+    target = p["cells"][cell]
+    if target["k"] == "room":
+        target["under"] = target["tile"]  # Trader / Spare part storage: the covered one is void
+    elif target["k"] != "cavern":
+        target["was"] = target["k"]  # a tunnel furnished through the Work room
+    target["k"] = "room"
+    target["tile"] = tile
     if TILES[tile]["unique"]:
         state["built"].append(tile)
-    gains: dict[str, int] = {}
-    effects.on_build(state, seat, tile, gains)
-    gain(state, seat, gains)
     log(state, f"Seat {seat} furnished {TILES[tile]['name']}.")
+    gains: dict[str, int] = {}
+    effects.on_build(state, seat, tile, cell, gains)
+    gain(state, seat, gains)
 
 
 # ======================================================================== legal actions
@@ -859,6 +889,8 @@ def trade_actions(state: State, seat: int) -> list[dict[str, Any]]:
                 {"type": "ruby_tile", "tile": "cavern", "at": B.xy(s[0])}
                 for s in tile_spots(p, "cavern")
             )
+    task = state["stack"][-1] if state["stack"] else {}
+    out.extend(effects.tile_trade_actions(p, task.get("d")))
     return out
 
 
@@ -905,19 +937,26 @@ def decision_actions(state: State, task: dict[str, Any]) -> list[dict[str, Any]]
             for spots in tile_spots(p, tile, task.get("on"))
         ]
     if t == "furnish":
-        return [
-            {"type": "furnish", "tile": tile}
-            for tile in furnish_options(state, seat, task["scope"], task["cost"])
-        ]
+        out = []
+        for tile in furnish_options(state, seat, task["scope"], task["cost"]):
+            for subs, _pay in furnish_payments(state, seat, tile, task["cost"]):
+                action: dict[str, Any] = {"type": "furnish", "tile": tile}
+                if subs:
+                    action["ore_for"] = subs
+                out.append(action)
+        return out
     if t == "furnish_at":
-        return [{"type": "furnish_at", "at": B.xy(i)} for i in B.empty_caverns(p["cells"])]
+        return [
+            {"type": "furnish_at", "at": B.xy(i)} for i in effects.furnish_spots(p, task["tile"])
+        ]
     if t == "sow":
         out = sow_options(p, task)
         if task["n"]:
             out.append({"type": "sow_done"})
         return out
     if t == "build":
-        if not has(p, task["cost"]) or (task["what"] == "stable" and p["stables"] <= 0):
+        cost = effects.build_cost(state, seat, task["what"], task["cost"])
+        if not has(p, cost) or (task["what"] == "stable" and p["stables"] <= 0):
             return []
         if task["what"] == "small":
             return [{"type": "build", "at": [B.xy(i)]} for i in B.small_pasture_spots(p["cells"])]
@@ -964,7 +1003,11 @@ def decision_actions(state: State, task: dict[str, Any]) -> list[dict[str, Any]]
         out.extend({"type": "release", "animal": a} for a in FARM if p["animals"][a])
         return out
     if t == "feed":
-        return [{"type": "feed"}]
+        return [{"type": "feed"}] + [
+            {"type": "feed", "with": good} for good in effects.working_cave_options(p)
+        ]
+    if t == "final_trades":
+        return [{"type": "finish"}]
     if t == "harvest_choice":
         return [{"type": "skip", "phase": "field"}, {"type": "skip", "phase": "breeding"}]
     if t == "protect":
@@ -976,7 +1019,7 @@ def decision_actions(state: State, task: dict[str, Any]) -> list[dict[str, Any]]
     raise ValueError(t)  # pragma: no cover
 
 
-TRADING_DECISIONS = ("turn", "frame", "feed", "expedition", "sow")
+TRADING_DECISIONS = ("turn", "frame", "feed", "expedition", "sow", "final_trades")
 
 
 def legal_actions(state: State, seat: int) -> list[dict[str, Any]]:
@@ -1002,13 +1045,13 @@ def apply_trade(state: State, seat: int, action: dict[str, Any]) -> None:
         what = action["from"]
         if what == "donkey_pair":
             ani["donkey"] -= 2
-            sup["food"] += 3
+            sup["food"] += 3 + effects.slaughter_bonus(p, 2)
         elif what == "gold":
             sup["gold"] -= action["amount"]
             sup["food"] += action["amount"] - 1
         elif what in FARM:
             ani[what] -= 1
-            sup["food"] += FOOD_VALUE[what]
+            sup["food"] += FOOD_VALUE[what] + effects.slaughter_bonus(p, 1)
         else:
             sup[what] -= 1
             sup["food"] += FOOD_VALUE[what]
@@ -1022,6 +1065,9 @@ def apply_trade(state: State, seat: int, action: dict[str, Any]) -> None:
         place_tile(state, seat, action["tile"], [B.idx(*action["at"])])
     elif kind == "release":
         ani[action["animal"]] -= 1
+    elif kind == "tile_trade":
+        gain(state, seat, effects.apply_tile_trade(p, action))
+        log(state, f"Seat {seat} used the {TILES[action['tile']]['name']}.")
     else:  # pragma: no cover
         raise ValueError(kind)
 
@@ -1032,7 +1078,7 @@ def apply_action(state: State, seat: int, action: dict[str, Any]) -> None:
     task = stack[-1]
     kind = action["type"]
     p = state["players"][seat]
-    if kind in ("convert", "ruby_trade", "ruby_tile", "release"):
+    if kind in ("convert", "ruby_trade", "ruby_tile", "release", "tile_trade"):
         apply_trade(state, seat, action)
     elif kind == "reorder":
         p["supply"]["ruby"] -= 1
@@ -1063,10 +1109,9 @@ def apply_action(state: State, seat: int, action: dict[str, Any]) -> None:
     elif kind == "furnish":
         stack.pop()
         tile = action["tile"]
-        price = effects.tile_cost(
-            state, seat, tile, task["cost"] if task["cost"] is not None else TILES[tile]["cost"]
-        )
-        pay(p, price)
+        subs = action.get("ore_for", [])
+        options = furnish_payments(state, seat, tile, task["cost"])
+        pay(p, next(price for s, price in options if s == subs))
         stack.append({"t": "furnish_at", "seat": seat, "tile": tile})
     elif kind == "furnish_at":
         stack.pop()
@@ -1083,7 +1128,7 @@ def apply_action(state: State, seat: int, action: dict[str, Any]) -> None:
         stack.pop()
     elif kind == "build":
         stack.pop()
-        pay(p, task["cost"])
+        pay(p, effects.build_cost(state, seat, task["what"], task["cost"]))
         spots = [B.idx(*a) for a in action["at"]]
         if task["what"] == "small":
             p["cells"][spots[0]]["k"] = "pasture"
@@ -1123,14 +1168,23 @@ def apply_action(state: State, seat: int, action: dict[str, Any]) -> None:
         stack.pop()
         for t in action["types"]:
             p["animals"][t] += 1
+        gain(state, seat, effects.on_breed(state, seat, action["types"]))
     elif kind == "feed":
         stack.pop()
         need = food_needed(state, seat, task["mode"])
+        if "with" in action:
+            for g, v in effects.WORKING_CAVE_FEEDS[action["with"]].items():
+                p["supply"][g] -= v
+            adult = any(not d["new"] for d in p["dwarfs"])
+            need = max(0, need - (2 if task["mode"] == "normal" and adult else 1))
+            log(state, f"Seat {seat} fed a dwarf with {action['with']} in the working cave.")
         paid = min(need, p["supply"]["food"])
         p["supply"]["food"] -= paid
         p["begging"] += need - paid
         if need - paid:
             log(state, f"Seat {seat} took {need - paid} begging marker(s).")
+    elif kind == "finish":
+        stack.pop()
     elif kind == "skip":
         stack.pop()
         p["skip"] = action["phase"]

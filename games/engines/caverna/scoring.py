@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from . import board as B
+from . import effects
 from .data import TILES
 
 FARM = ("sheep", "donkey", "wild_boar", "cattle")
@@ -17,9 +18,11 @@ CATEGORIES = (
     "dwarfs",
     "unused_spaces",
     "furnishing_tiles_pastures_mines",
-    "bonus_parlors_storages_chambers",
     "gold_and_begging",
 )
+#: Row 9 of the pad is split into one line per yellow tile owned, named BONUS_PREFIX + tile id,
+#: between "furnishing_tiles_pastures_mines" and "gold_and_begging".
+BONUS_PREFIX = "bonus_"
 WRITING_CHAMBER_SHIELD = 7
 
 
@@ -28,17 +31,13 @@ def crops_on_fields(cells: list[dict[str, Any]], crop: str) -> int:
 
 
 def adjacent_dwellings(cells: list[dict[str, Any]], index: int) -> int:
-    count = 0
-    for n in B.NEIGHBOURS[index]:
-        c = cells[n]
-        if c["k"] == "entry" or (c["k"] == "room" and c["tile"] in B.DWELLING_TILES):
-            count += 1
-    return count
+    return effects.adjacent_dwellings(cells, index)
 
 
-def bonus_points(player: dict[str, Any]) -> int:
-    """Bonus points of the yellow tiles. The Weaving parlor follows the seed rulebook: it doubles
-    the sheep's points (1 per sheep), where RULES.md read the tile as 1 per 2 sheep."""
+def bonus_by_tile(player: dict[str, Any]) -> dict[str, int]:
+    """Bonus points of each yellow tile the player owns, in the supply board's order. The Weaving
+    parlor follows the seed rulebook: it doubles the sheep's points (1 per sheep), where RULES.md
+    read the tile as 1 per 2 sheep."""
     cells = player["cells"]
     tiles = {c["tile"]: i for i, c in enumerate(cells) if c["k"] == "room"}
     ani, sup = player["animals"], player["supply"]
@@ -46,35 +45,45 @@ def bonus_points(player: dict[str, Any]) -> int:
     vegetable = sup["vegetable"] + crops_on_fields(cells, "vegetable")
     dwarfs = player["dwarfs"]
     armed = sum(1 for d in dwarfs if d["w"] > 0)
-    total = 0
-    for tile, index in tiles.items():
+    rows: dict[str, int] = {}
+    for tile in TILES:
+        if tile not in tiles or TILES[tile]["bonus"] is None:
+            continue
+        index = tiles[tile]
         if tile == "weaving_parlor":
-            total += ani["sheep"]
+            points = ani["sheep"]
         elif tile == "milking_parlor":
-            total += ani["cattle"]
+            points = ani["cattle"]
         elif tile == "state_parlor":
-            total += 4 * adjacent_dwellings(cells, index)
+            points = 4 * adjacent_dwellings(cells, index)
         elif tile == "stone_storage":
-            total += sup["stone"]
+            points = sup["stone"]
         elif tile == "ore_storage":
-            total += sup["ore"] // 2
+            points = sup["ore"] // 2
         elif tile == "main_storage":
-            total += 2 * sum(1 for t in tiles if TILES[t]["tag"] == "yellow")
+            points = 2 * sum(1 for t in tiles if TILES[t]["tag"] == "yellow")
         elif tile == "weapon_storage":
-            total += 3 * armed
+            points = 3 * armed
         elif tile == "supplies_storage":
-            total += 8 if armed == len(dwarfs) else 0
+            points = 8 if armed == len(dwarfs) else 0
         elif tile == "broom_chamber":
-            total += {5: 5, 6: 10}.get(len(dwarfs), 0)
+            points = {5: 5, 6: 10}.get(len(dwarfs), 0)
         elif tile == "treasure_chamber":
-            total += sup["ruby"]
+            points = sup["ruby"]
         elif tile == "food_chamber":
-            total += 2 * min(grain, vegetable)
+            points = 2 * min(grain, vegetable)
         elif tile == "prayer_chamber":
-            total += 8 if armed == 0 else 0
+            points = 8 if armed == 0 else 0
         elif tile == "fodder_chamber":
-            total += sum(ani[t] for t in FARM) // 3
-    return total
+            points = sum(ani[t] for t in FARM) // 3
+        else:  # pragma: no cover - a bonus tile without a rule
+            raise ValueError(tile)
+        rows[BONUS_PREFIX + tile] = points
+    return rows
+
+
+def bonus_points(player: dict[str, Any]) -> int:
+    return sum(bonus_by_tile(player).values())
 
 
 def score_player(player: dict[str, Any]) -> dict[str, int]:
@@ -110,7 +119,9 @@ def score_player(player: dict[str, Any]) -> dict[str, int]:
         "dwarfs": len(player["dwarfs"]),
         "unused_spaces": unused,
         "furnishing_tiles_pastures_mines": printed + 2 * small + 4 * large + mines,
-        "bonus_parlors_storages_chambers": bonus_points(player),
+        # Row 9 of the pad: one line per parlour, storage or chamber (the seed: "use one section
+        # for the points of each type of furnishing tile").
+        **bonus_by_tile(player),
         "gold_and_begging": sup["gold"] + begging,
     }
 

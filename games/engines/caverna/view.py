@@ -11,6 +11,7 @@ from typing import Any
 from . import animals as animal_rules
 from . import board as B
 from .data import LOOT, ROUND_CARDS, SPACES, TILES
+from .effects import TILE_TEXT, TILE_TRADES
 from .rules import (
     MARKET_PRICES,
     TRADING_DECISIONS,
@@ -52,6 +53,7 @@ DECISION_TEXT = {
     "feed": "Feed your dwarfs (convert goods first if you like)",
     "harvest_choice": "Skip either the field phase or the breeding phase",
     "protect": "More than 6 goods on a space: pay 1 ruby to keep them?",
+    "final_trades": "Last trades with your tiles before scoring (or finish)",
 }
 
 
@@ -192,6 +194,7 @@ def view(state: dict[str, Any], seat: int | None) -> dict[str, Any]:
             "cost": t["cost"],
             "points": t["points"],
             "category": t["category"],
+            "effect": TILE_TEXT[tid],
             "available": not t["unique"] or tid not in built,
         }
         for tid, t in TILES.items()
@@ -251,7 +254,9 @@ def describe(state: dict[str, Any], seat: int, action: Any) -> str:
         if kind == "tile":
             return f"{who} placed a {action['tile'].replace('_', ' ')}{where}."
         if kind == "furnish":
-            return f"{who} furnished {TILES[action['tile']]['name']}."
+            subs = action.get("ore_for")
+            paid = f", paying ore for {' and '.join(subs)} (Builder)" if subs else ""
+            return f"{who} furnished {TILES[action['tile']]['name']}{paid}."
         if kind == "furnish_at":
             return f"{who} placed the furnishing tile{where}."
         if kind == "sow":
@@ -281,7 +286,18 @@ def describe(state: dict[str, Any], seat: int, action: Any) -> str:
         if kind == "breed":
             return f"{who} bred {', '.join(action['types']) or 'nothing'}."
         if kind == "feed":
+            if action.get("with"):
+                return f"{who} fed their dwarfs, one of them with {action['with']} (Working cave)."
             return f"{who} fed their dwarfs."
+        if kind == "finish":
+            return f"{who} finished their last trades before scoring."
+        if kind == "tile_trade":
+            tile = action["tile"]
+            if tile == "peaceful_cave":
+                w = state["players"][seat]["dwarfs"][action["dwarf"]]["w"]
+                return f"{who} gave up a strength-{w} weapon for {w} food (Peaceful cave)."
+            pay, get = TILE_TRADES[tile][action["option"]]
+            return f"{who} used the {TILES[tile]['name']}: {_goods(pay)} for {_goods(get)}."
         if kind == "skip":
             return f"{who} skipped the {action['phase']} phase."
         if kind == "convert":
@@ -304,6 +320,10 @@ def describe(state: dict[str, Any], seat: int, action: Any) -> str:
     except (KeyError, IndexError, TypeError, ValueError):
         pass
     return f"{who} made a move."
+
+
+def _goods(goods: dict[str, int]) -> str:
+    return ", ".join(f"{v} {g.replace('_', ' ')}" for g, v in goods.items())
 
 
 def _node_text(node: dict[str, Any]) -> str:

@@ -21,7 +21,7 @@ def test_seed_scoring_pad_example_totals_eighty():
     """Scoring-pad example: 21 animals, tiles 12, pastures 6, mines 11, fodder bonus 6 = 80."""
     row = scoring.score_player(we1_player())
     assert row["farm_animals_and_dogs"] == 21
-    assert row["bonus_parlors_storages_chambers"] == 6
+    assert row["bonus_fodder_chamber"] == 6
     assert sum(row.values()) == 80
 
 
