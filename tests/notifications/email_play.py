@@ -31,10 +31,13 @@ def confirmed_player(**fields):
     return user
 
 
-def started(engine="toy", players=2, **options):
+def started(engine="toy", players=2, *, seed: str | None = None, **options):
+    """A started game of confirmed players; `seed` fixes the game's RNG (reproducible games)."""
     users = [confirmed_player() for _ in range(players)]
     game = game_services.game_create(creator=users[0], engine_slug=engine, num_players=players,
                                      **options)
+    if seed is not None:
+        type(game).objects.filter(pk=game.pk).update(seed=seed)
     for user in users[1:]:
         game_services.game_join(game_id=game.pk, user=user)
     with committed():

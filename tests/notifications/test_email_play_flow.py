@@ -1,16 +1,25 @@
 """Play by email through `receive_email`: a numbered answer becomes a move (source email) and is
-answered with the new state and the next choices; commands answer without moving."""
+answered with the new state and the next choices; commands answer without moving; "your turn"
+and reminder emails list the choices under a Reply-To bound to the player, game and version."""
 
 from __future__ import annotations
 
-import pytest
-from django.core import mail
+from datetime import timedelta
 
+import pytest
+import time_machine
+from django.core import mail
+from django.utils import timezone
+
+from games import services as game_services
 from games.models import Action
+from notifications.inbound import tokens
 from notifications.models import EmailReply, InboundMessage
 from tests.notifications.email_play import (
     answer,
+    committed,
     last_mail_to,
+    mails_to,
     numbered_choices,
     outcome_of,
     pipe,
@@ -49,3 +58,39 @@ def test_a_number_becomes_a_move_and_the_answer_shows_the_new_state():
     assert InboundMessage.objects.get().action_sequence == 1
     assert EmailReply.objects.get().email_status == "sent"
 
+
+
+def token_claims(message):
+    return tokens.read_token(reply_to_of(message).split("+", 1)[1].split("@")[0])
+
+
+def test_reminders_and_your_turn_emails_carry_choices_and_a_token_for_player_game_and_version():
+    game, (alice, bob) = started()
+    claims = token_claims(last_mail_to(bob))
+    assert (claims.user_id, claims.game_id, claims.version) == (bob.pk, game.pk, 0)
+    pipe(answer(last_mail_to(alice), "1"))  # alice's secret bid: version 1
+    game.refresh_from_db()
+    later = timezone.now() + timedelta(hours=22)
+    with time_machine.travel(later, tick=False):
+        mail.outbox.clear()
+        with committed():
+            game_services.deadlines_sweep(now=later)
+        reminder = last_mail_to(bob)
+        assert reminder.subject.startswith("Reminder: ")
+        assert numbered_choices(reminder) == {1: "Seat 1 bid 1.", 2: "Seat 1 bid 2.",
+                                              3: "Seat 1 bid 3."}
+        claims = token_claims(reminder)
+        assert (claims.user_id, claims.game_id, claims.version) == (bob.pk, game.pk,
+                                                                    game.version)
+        assert claims.issued_at == later.replace(second=0, microsecond=0)
+        assert not mails_to(alice)  # she has moved: no reminder
+        pipe(answer(reminder, "3"))
+    assert Action.objects.filter(game=game, source="email").count() == 2
+    # Both bids are in: whoever moves next gets a "your turn" email bound to the new version.
+    game.refresh_from_db()
+    mover = next(user for user in (alice, bob)
+                 if any(m.subject.startswith("Your move") for m in mails_to(user)))
+    turn = next(m for m in reversed(mails_to(mover)) if m.subject.startswith("Your move"))
+    claims = token_claims(turn)
+    assert (claims.user_id, claims.game_id, claims.version) == (mover.pk, game.pk, game.version)
+    assert numbered_choices(turn)

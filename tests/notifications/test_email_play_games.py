@@ -8,6 +8,7 @@ every move came from email, and an answer to an old email is refused without cha
 
 from __future__ import annotations
 
+import hashlib
 import random
 import re
 import time
@@ -17,6 +18,7 @@ import pytest
 from games.engines import registry
 from games.models import Action, Game
 from games.services import game_replay_verify
+from notifications.inbound import context as play
 from notifications.inbound.commands import words_of
 from notifications.models import InboundMessage
 from tests.notifications.email_play import (
@@ -74,9 +76,10 @@ def first_line_for(message, rng: random.Random, stats: dict) -> str:
 
 def play_by_email(slug: str, seed: str) -> tuple[Game, dict]:
     rng = random.Random(seed)
-    game, users = started(slug, players_for(slug))
+    game, users = started(slug, players_for(slug), seed=hashlib.sha256(seed.encode()).hexdigest())
     answered: set[str] = set()
-    stats = {"moves": 0, "stale": 0, "narrowing": 0, "largest_list": 0, "answers": 0}
+    stats = {"moves": 0, "stale": 0, "narrowing": 0, "largest_list": 0, "answers": 0,
+             "continued": 0}
     while stats["answers"] < MAX_ANSWERS:
         game.refresh_from_db()
         if game.status != "active":
@@ -92,6 +95,21 @@ def play_by_email(slug: str, seed: str) -> tuple[Game, dict]:
         outcome = InboundMessage.objects.order_by("-id").first()
         if outcome.status == "applied":
             stats["moves"] += 1
+            game.refresh_from_db()
+            reply = next(m for m in reversed(mails_to(user))
+                         if m.extra_headers.get("In-Reply-To") == outcome.message_id)
+            assert reply.extra_headers["X-Turnpost-Outcome"] == "applied; move"
+            if play.is_their_turn(game, user):
+                # Still (or again, after the engine resolved something) their turn: the answer
+                # or a later "your turn" email lists the next choices under a new address.
+                latest = mails_to(user)[-1]
+                assert reply_to_of(latest) and numbered_choices(latest), slug
+                stats["continued"] += latest is reply
+            else:
+                # Not their turn, or the game ended (perhaps only when the engine resolved the
+                # last step after this answer was written).
+                assert not reply_to_of(reply)
+                assert "It is not your move now" in reply.body or "Result:" in reply.body, slug
         elif outcome.status == "answered":
             assert outcome.reason in NARROWING and line.split()[0] in NARROWING, (
                 slug, line, outcome.reason)
@@ -135,5 +153,6 @@ def test_a_whole_game_by_email_alone(slug):
     assert game.version == version and game.status == "finished"
     print(f"\n{slug}: finished by email alone with {players_for(slug)} players in "
           f"{stats['moves']} moves ({stats['answers']} answers: {stats['narrowing']} more/find, "
-          f"{stats['stale']} stale re-answered; longest choice list {stats['largest_list']}), "
+          f"{stats['stale']} stale re-answered; {stats['continued']} answers carried the next "
+          f"step's choices; longest choice list {stats['largest_list']}), "
           f"scores {game.result['scores']}; {elapsed:.1f}s")
