@@ -10,7 +10,7 @@ from typing import Any
 from django.conf import settings
 
 from notifications.inbound import tokens
-from notifications.inbound.commands import Choice, choices_from
+from notifications.inbound.commands import Choice, choices_from, words_of
 
 
 def confirmed_addresses(user) -> set[str]:
@@ -71,6 +71,8 @@ def choices_page(choices: list[Choice], *, offset: int = 0,
         hidden_after = len(choices) - offset - len(page)
     return {
         "choices": [{"number": c.number, "description": c.description} for c in page],
+        "choices_example": _example_word(page, [c for c in (selected or choices)
+                                                if c not in page]),
         "choices_total": len(choices),
         "choices_hidden_after": max(hidden_after, 0),
         "choices_hidden_before": offset,
@@ -79,6 +81,17 @@ def choices_page(choices: list[Choice], *, offset: int = 0,
         "can_pass": any(isinstance(c.action, dict) and c.action.get("type") == "pass"
                         for c in choices),
     }
+
+
+def _example_word(shown: list[Choice], hidden: list[Choice]) -> str:
+    """A word for the "find WORD" hint that narrows to choices this email did not list (e.g.
+    "toolmaker" when the first page was all hunting and forest), else a generic one."""
+    seen = set().union(*(choice.words for choice in shown)) if shown else set()
+    for choice in hidden:
+        for word in words_of(choice.description):
+            if len(word) > 3 and not word.isdigit() and word not in seen:
+                return word
+    return "wood"
 
 
 def reply_address_for(game, user, *, offset: int = 0, now: datetime | None = None) -> str:
