@@ -5,6 +5,7 @@ under DATA_DIR, emails written to DATA_DIR/outbox. DATABASE_URL and REDIS_URL sw
 PostgreSQL and Redis.
 """
 
+import os
 from datetime import timedelta
 from pathlib import Path
 
@@ -177,6 +178,10 @@ ANYMAIL = {
     }.items()
     if value
 }
+#: Any other django-anymail setting as ANYMAIL_<NAME>, e.g. ANYMAIL_MAILERSEND_INBOUND_SECRET or
+#: ANYMAIL_MANDRILL_WEBHOOK_KEY, so every provider's inbound webhook can be secured (string values).
+ANYMAIL.update({name.removeprefix("ANYMAIL_"): value for name, value in os.environ.items()
+                if name.startswith("ANYMAIL_") and name != "ANYMAIL_WEBHOOK_SECRET" and value})
 
 # ---- play by email (notifications/inbound, docs/email-play.md) ---------------------------------
 #: Replies go to this address with a signed token (play+TOKEN@example.org); empty turns it off.

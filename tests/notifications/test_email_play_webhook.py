@@ -159,6 +159,18 @@ def test_mailersend_signed_inbound_webhook(settings):
 
 
 @pytest.mark.django_db
+def test_every_anymail_setting_can_come_from_the_environment():
+    """ANYMAIL_<NAME> sets any provider's webhook key (config/settings.py), e.g. MailerSend's."""
+    code = ("import django; django.setup(); from django.conf import settings; "
+            "print(settings.ANYMAIL.get('MAILERSEND_INBOUND_SECRET'))")
+    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "config.settings",
+           "ANYMAIL_MAILERSEND_INBOUND_SECRET": MAILERSEND_SECRET}
+    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True,
+                          timeout=120)
+    assert done.stdout.decode().split() == [MAILERSEND_SECRET], done.stderr.decode()[-2000:]
+
+
+@pytest.mark.django_db
 @pytest.mark.parametrize("name", ["apple_mail.eml", "gmail.eml", "html_only.eml", "iphone.eml",
                                   "k9_mobile.eml", "outlook.eml", "thunderbird_bottom.eml",
                                   "words_bottom.eml"])  # (Mailgun posts body-mime as text)
