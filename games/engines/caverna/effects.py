@@ -118,22 +118,28 @@ def donkeys_in(p: Player, kinds: tuple[str, ...]) -> int:
 # ----- costs ------------------------------------------------------------------------------------
 
 
-def tile_cost(state: State, seat: int, tile: str, base: dict[str, int]) -> dict[str, int]:
-    """What `seat` pays for `tile` before any Builder substitution (Carpenter, Stone carver)."""
-    p = state["players"][seat]
+def tile_cost(
+    state: State, seat: int, tile: str, base: dict[str, int], mine: set[str] | None = None
+) -> dict[str, int]:
+    """What `seat` pays for `tile` before any Builder substitution (Carpenter, Stone carver).
+    `mine` is the seat's owned tiles when the caller already has them."""
+    if mine is None:
+        mine = owned(state["players"][seat])
     cost = dict(base)
-    if cost.get("wood") and owns(p, "carpenter"):
+    if cost.get("wood") and "carpenter" in mine:
         cost["wood"] -= 1
-    if cost.get("stone") and owns(p, "stone_carver"):
+    if cost.get("stone") and "stone_carver" in mine:
         cost["stone"] -= 1
     return {g: v for g, v in cost.items() if v > 0}
 
 
-def payments(state: State, seat: int, cost: dict[str, int]) -> list[tuple[list[str], dict]]:
+def payments(
+    state: State, seat: int, cost: dict[str, int], mine: set[str] | None = None
+) -> list[tuple[list[str], dict]]:
     """Every way to pay a furnishing cost: (goods replaced by ore, payment). The Builder lets
     1 ore stand in for 1 wood and/or 1 ore for 1 stone."""
     out: list[tuple[list[str], dict[str, int]]] = [([], dict(cost))]
-    if not owns(state["players"][seat], "builder"):
+    if "builder" not in (owned(state["players"][seat]) if mine is None else mine):
         return out
     for subs in (["wood"], ["stone"], ["wood", "stone"]):
         if not all(cost.get(g) for g in subs):
@@ -170,15 +176,17 @@ def either_or_is_and_or(state: State, seat: int) -> bool:
 # ----- where tiles go ---------------------------------------------------------------------------
 
 
-def furnish_spots(p: Player, tile: str) -> list[int]:
+def furnish_spots(p: Player, tile: str, mine: set[str] | None = None) -> list[int]:
     """Cells that may receive `tile`: empty caverns; tunnels and deep tunnels with the Work
     room; for the Trader/Spare part storage owned by the same player, only the other one."""
+    if mine is None:
+        mine = owned(p)
     other = OVERBUILD.get(tile)
-    if other:
+    if other and other in mine:
         for i, c in enumerate(p["cells"]):
             if c["k"] == "room" and c["tile"] == other:
                 return [i]
-    kinds = ("cavern", "tunnel", "deep_tunnel") if owns(p, "work_room") else ("cavern",)
+    kinds = ("cavern", "tunnel", "deep_tunnel") if "work_room" in mine else ("cavern",)
     return [i for i, c in enumerate(p["cells"]) if c["k"] in kinds]
 
 
