@@ -159,6 +159,41 @@ def test_mailersend_signed_inbound_webhook(settings):
 
 
 @pytest.mark.django_db
+def test_a_failure_while_processing_loses_nothing_the_retry_plays(mailgun, monkeypatch):
+    """An unexpected error rolls everything back and answers 500 (webhook) or 75 (pipe), so the
+    provider or the MTA retries; the retry is processed as new and plays the move once."""
+    from notifications.inbound import services as inbound_services
+
+    game, (alice, bob) = started()
+    start = last_mail_to(bob)
+    raw = fixture_reply("gmail.eml", start)
+    real = inbound_services._process
+
+    def broken(*args, **kwargs):
+        raise RuntimeError("database hiccup")
+
+    monkeypatch.setattr(inbound_services, "_process", broken)
+    timestamp, token = str(int(time.time())), os.urandom(25).hex()
+    with committed():
+        response = Client(raise_request_exception=False).post(
+            "/anymail/mailgun/inbound_mime/",
+            {"body-mime": raw.decode("ascii"), "recipient": reply_to_of(start),
+             "timestamp": timestamp, "token": token,
+             "signature": mailgun_signature(timestamp, token)})
+    assert response.status_code == 500
+    with pytest.raises(SystemExit) as exited:
+        pipe(raw)
+    assert exited.value.code == 75
+    assert not InboundMessage.objects.exists() and not Action.objects.exists()
+    monkeypatch.setattr(inbound_services, "_process", real)
+    assert mailgun_post({"body-mime": raw.decode("ascii"),
+                         "recipient": reply_to_of(start)}).status_code == 200
+    pipe(raw)  # the MTA's retry of the same message: recognised by its Message-ID
+    assert InboundMessage.objects.get().duplicates == 1
+    assert Action.objects.get(game=game).payload == {"type": "bid", "amount": 2}
+
+
+@pytest.mark.django_db
 def test_every_anymail_setting_can_come_from_the_environment():
     """ANYMAIL_<NAME> sets any provider's webhook key (config/settings.py), e.g. MailerSend's."""
     code = ("import django; django.setup(); from django.conf import settings; "
