@@ -222,8 +222,15 @@ _DAEMON = re.compile(r"^(?:mailer-daemon|postmaster|no-?reply|bounces?)(?:[+@]|$
 
 
 def automatic_reason(message: AnymailInboundMessage, *, own_addresses: list[str]) -> str | None:
-    """Why this message is automatic and must not be answered (mail loops, bounces, out-of-office
-    replies), or None for mail written by a person."""
+    """Why this message is automatic or spam and must not be answered (spam, mail loops, bounces,
+    out-of-office replies), or None for mail written by a person."""
+    # Spam: the provider's verdict (anymail's spam_detected) or a local filter's (SpamAssassin,
+    # rspamd), e.g. for the MTA pipe.
+    if getattr(message, "spam_detected", None) is True:
+        return "spam"
+    if (message.get("X-Spam-Flag") or "").strip().lower() in ("yes", "true") or (
+            (message.get("X-Spam-Status") or "").strip().lower().startswith("yes")):
+        return "spam"
     auto_submitted = (message.get("Auto-Submitted") or "").strip().lower()
     if auto_submitted and auto_submitted != "no":
         return "auto_reply"

@@ -261,6 +261,8 @@ def test_a_replayed_message_id_is_played_once_and_answered_once():
     ("Precedence: bulk\r\n", "auto_reply"),
     ("Precedence: auto_reply\r\n", "auto_reply"),
     ("Return-Path: <>\r\n", "bounce"),
+    ("X-Spam-Flag: YES\r\n", "spam"),
+    ("X-Spam-Status: Yes, score=9.3 required=5.0 tests=BAYES_99\r\n", "spam"),
 ])
 def test_automatic_mail_is_dropped_silently(headers, reason):
     game, (alice, bob) = started()

@@ -77,6 +77,20 @@ def test_mailgun_signed_raw_mime_webhook_plays_the_move(mailgun):
 
 
 @pytest.mark.django_db
+def test_mailgun_spam_verdict_drops_the_message_silently(mailgun):
+    game, (alice, bob) = started()
+    start = last_mail_to(bob)
+    raw = fixture_reply("gmail.eml", start).replace(b"MIME-Version:",
+                                                   b"X-Mailgun-Sflag: Yes\r\nMIME-Version:", 1)
+    mail.outbox.clear()
+    response = mailgun_post({"body-mime": raw.decode("ascii"), "recipient": reply_to_of(start)})
+    assert response.status_code == 200
+    assert (InboundMessage.objects.get().status, InboundMessage.objects.get().reason) == (
+        "dropped", "spam")
+    assert mail.outbox == [] and not Action.objects.exists()
+
+
+@pytest.mark.django_db
 def test_mailgun_fully_parsed_webhook_feeds_the_same_parser(mailgun):
     game, (alice, bob) = started()
     start = last_mail_to(bob)
