@@ -186,6 +186,38 @@ def ruby_mine_spots(cells: list[dict[str, Any]], on: str | None = None) -> list[
     return [i for i in range(CELLS) if cells[i]["k"] in kinds]
 
 
+def overhang_spots(cells: list[dict[str, Any]], forest: bool) -> list[tuple[int, tuple[int, int]]]:
+    """(on-board space, off-board coordinates) for a twin tile overhanging the board's outer
+    edge with one half (the Office room). The on-board space must be empty and obey the usual
+    adjacency; the forest/mountain border is not an edge."""
+    out = []
+    for i in range(CELLS):
+        if is_forest(i) != forest:
+            continue
+        x, y = i % WIDTH, i // WIDTH
+        if cells[i]["k"] != ("forest" if forest else "rock"):
+            continue
+        if forest and not _forest_ok(cells, (i,)):
+            continue
+        if not forest and not _touches_cave(cells, (i,)):
+            continue
+        outside = []
+        if forest and x == 0:
+            outside.append((-1, y))
+        if not forest and x == WIDTH - 1:
+            outside.append((WIDTH, y))
+        if y == 0:
+            outside.append((x, -1))
+        if y == HEIGHT - 1:
+            outside.append((x, HEIGHT))
+        out.extend((i, off) for off in outside)
+    return out
+
+
+def on_board(x: int, y: int) -> bool:
+    return 0 <= x < WIDTH and 0 <= y < HEIGHT
+
+
 # ----- fences and stables -----------------------------------------------------------------------
 
 

@@ -50,7 +50,7 @@ TILE_TEXT = {
     "stubble_room": "Each empty field holds 1 farm animal.",
     "work_room": "You may furnish tunnels and deep tunnels (not mines).",
     "guest_room": '"Either ... or" spaces become "and/or" for you.',
-    "office_room": "Twin tiles may overhang the board's edge; +2 gold each time (not implemented).",
+    "office_room": "Twin tiles may overhang your board's edge with one half; +2 gold each time.",
     "carpenter": "1 wood less each time you furnish a cavern or build fences.",
     "stone_carver": "+2 stone at once; 1 stone less for each furnishing or stable.",
     "blacksmith": "+2 ore at once; forging a weapon costs 2 ore less (still at most strength 8).",

@@ -252,15 +252,27 @@ def furnish_options(state: State, seat: int, scope: str, cost: dict | None) -> l
     return out
 
 
-def tile_spots(p: dict[str, Any], tile: str, on: str | None = None) -> list[list[int]]:
-    """Every legal placement of a landscape tile as lists of cell indices (first = first half)."""
+def tile_spots(p: dict[str, Any], tile: str, on: str | None = None) -> list[list[Any]]:
+    """Every legal placement of a landscape tile as lists of cell indices (first = first half).
+    With the Office room a twin may overhang the board: its off-board half is an (x, y) tuple."""
     cells = p["cells"]
     if tile == "meadow_field_twin":
-        return [list(t) for t in B.forest_twin_spots(cells)]
-    if tile == "cavern_tunnel_twin":
-        return [list(t) for t in B.mountain_twin_spots(cells, ordered=True)]
-    if tile == "cavern_cavern_twin":
-        return [list(t) for t in B.mountain_twin_spots(cells, ordered=False)]
+        out: list[list[Any]] = [list(t) for t in B.forest_twin_spots(cells)]
+        if effects.owns(p, "office_room"):
+            for i, off in B.overhang_spots(cells, forest=True):
+                out.append([i, off])  # the meadow stays on the board
+                if not cells[i]["st"]:
+                    out.append([off, i])  # the field stays on the board
+        return out
+    if tile in ("cavern_tunnel_twin", "cavern_cavern_twin"):
+        ordered = tile == "cavern_tunnel_twin"
+        out = [list(t) for t in B.mountain_twin_spots(cells, ordered=ordered)]
+        if effects.owns(p, "office_room"):
+            for i, off in B.overhang_spots(cells, forest=False):
+                out.append([i, off])
+                if ordered:
+                    out.append([off, i])  # the tunnel stays on the board
+        return out
     if tile == "ore_mine_deep_tunnel_twin":
         return [list(t) for t in B.ore_mine_spots(cells)]
     if tile == "ruby_mine":
@@ -272,7 +284,15 @@ def tile_spots(p: dict[str, Any], tile: str, on: str | None = None) -> list[list
     raise ValueError(tile)
 
 
-def place_tile(state: State, seat: int, tile: str, spots: list[int]) -> None:
+def spot_xy(spot: Any) -> list[int]:
+    return B.xy(spot) if isinstance(spot, int) else [spot[0], spot[1]]
+
+
+def xy_spot(at: list[int]) -> Any:
+    return B.idx(at[0], at[1]) if B.on_board(at[0], at[1]) else (at[0], at[1])
+
+
+def place_tile(state: State, seat: int, tile: str, spots: list[Any]) -> None:
     p = state["players"][seat]
     cells = p["cells"]
     gains: dict[str, int] = {}
@@ -283,8 +303,11 @@ def place_tile(state: State, seat: int, tile: str, spots: list[int]) -> None:
         "ore_mine_deep_tunnel_twin": ("ore_mine", "deep_tunnel"),
     }.get(tile, (tile,))
     for spot, kind in zip(spots, kinds, strict=True):
-        if kind == "ruby_mine" and cells[spot]["k"] == "deep_tunnel":
-            pass  # the +1 ruby comes from the action space's own "gain" part
+        if not isinstance(spot, int):
+            # Office room: this half hangs off the board; it is not part of the home board.
+            gains["gold"] = gains.get("gold", 0) + 2
+            log(state, f"Seat {seat} let a tile overhang the board and took 2 gold (office room).")
+            continue
         B.cover(cells, spot, kind, gains)
         if kind == "field":
             cells[spot]["n"] = 0
@@ -938,7 +961,7 @@ def decision_actions(state: State, task: dict[str, Any]) -> list[dict[str, Any]]
         return out
     if t == "tile":
         return [
-            {"type": "tile", "tile": tile, "at": [B.xy(i) for i in spots]}
+            {"type": "tile", "tile": tile, "at": [spot_xy(i) for i in spots]}
             for tile in task["tiles"]
             for spots in tile_spots(p, tile, task.get("on"))
         ]
@@ -1111,7 +1134,7 @@ def apply_action(state: State, seat: int, action: dict[str, Any]) -> None:
         stack.pop()
     elif kind == "tile":
         stack.pop()
-        place_tile(state, seat, action["tile"], [B.idx(*a) for a in action["at"]])
+        place_tile(state, seat, action["tile"], [xy_spot(a) for a in action["at"]])
     elif kind == "furnish":
         stack.pop()
         tile = action["tile"]

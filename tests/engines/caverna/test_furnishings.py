@@ -200,11 +200,40 @@ def test_without_guest_room_either_or_stays_exclusive():
     assert top(state)["seat"] != seat or top(state)["t"] != "frame"
 
 
-def test_office_room_is_buyable_but_its_overhang_is_not_implemented():
+def test_office_room_twin_overhangs_the_edge_for_two_gold():
     state, seat = turn_state(3, "office")
-    state, seat = furnish(state, "office_room", stone=1)
-    assert "office_room" in state["built"]
-    assert "not implemented" in effects.TILE_TEXT["office_room"]
+    own(state, seat, "office_room")
+    p = state["players"][seat]
+    p["cells"][idx(2, 3)]["k"] = "meadow"  # a forest tile exists: later ones must touch it
+    add_space(state, "slash_and_burn")
+    state["players"][seat]["supply"]["gold"] = 0
+    state = place(state, "slash_and_burn")
+    tiles = [a for a in legal(state) if a["type"] == "tile"]
+    # (1,3) touches the meadow and lies on the bottom edge: the field may hang below the board.
+    overhang = {"type": "tile", "tile": "meadow_field_twin", "at": [[1, 3], [1, 4]]}
+    assert overhang in tiles
+    assert {"type": "tile", "tile": "meadow_field_twin", "at": [[1, 4], [1, 3]]} in tiles
+    assert not [a for a in tiles if [2, 4] in a["at"] or [3, -1] in a["at"]]
+    state = act(state, overhang)
+    p = state["players"][seat]
+    assert p["cells"][idx(1, 3)]["k"] == "meadow"
+    assert p["supply"]["gold"] == 2 and p["supply"]["food"] >= 1  # the river's food as well
+
+
+def test_office_room_mountain_overhang_and_no_overhang_without_it():
+    state, seat = turn_state(3, "office-m")
+    p = state["players"][seat]
+    assert all(
+        len(s) == 2 and all(isinstance(i, int) for i in s)
+        for s in R.tile_spots(p, "cavern_tunnel_twin")
+    )
+    own(state, seat, "office_room")
+    spots = R.tile_spots(p, "cavern_tunnel_twin")
+    # (4,3) touches the entry dwelling and lies on the bottom edge.
+    assert [idx(4, 3), (4, 4)] in spots and [(4, 4), idx(4, 3)] in spots
+    assert [idx(4, 3), (4, 4)] in R.tile_spots(p, "cavern_cavern_twin")
+    assert [(4, 4), idx(4, 3)] not in R.tile_spots(p, "cavern_cavern_twin")
+    assert not [s for s in R.tile_spots(p, "ore_mine_deep_tunnel_twin") if len(s) != 2]
 
 
 # ----- building material tiles -------------------------------------------------------------------
