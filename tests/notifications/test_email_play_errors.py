@@ -315,3 +315,42 @@ def test_a_move_that_became_illegal_meanwhile_is_refused_not_misapplied():
     assert inbound().reason in ("not_your_turn", "stale_version")
     assert Game.objects.get(pk=game.pk).version == versions(game)[0]
     assert tokens.read_token(reply_to_of(last_mail_to(alice)).split("+")[1].split("@")[0])
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_two_answers_processed_at_the_same_moment_play_one_move():
+    """Two different answers to the same email arrive together (two webhook deliveries, two MTA
+    pipes): the game row lock and the version make exactly one of them a move."""
+    import threading
+
+    from django.db import connection
+
+    from notifications.inbound.services import inbound_email_receive
+
+    game, (alice, bob) = started()
+    start = last_mail_to(bob)
+    raws = [answer(start, "1"), answer(start, "3")]
+    barrier = threading.Barrier(len(raws))
+    errors = []
+
+    def receive(raw):
+        try:
+            barrier.wait(timeout=30)
+            inbound_email_receive(raw=raw, channel="pipe")
+        except Exception as error:  # reported below
+            errors.append(error)
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=receive, args=(raw,)) for raw in raws]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=60)
+    assert not errors, errors
+    outcomes = sorted(InboundMessage.objects.values_list("status", "reason"))
+    assert outcomes[0] == ("applied", "move")
+    assert outcomes[1] in (("refused", "stale_version"), ("refused", "not_your_turn"))
+    assert Action.objects.filter(game=game, seat_number=1).count() == 1
+    assert Game.objects.get(pk=game.pk).version == 1
