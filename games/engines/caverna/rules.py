@@ -1072,18 +1072,23 @@ def apply_trade(state: State, seat: int, action: dict[str, Any]) -> None:
     kind = action["type"]
     if kind == "convert":
         what = action["from"]
+        bonus = 0
         if what == "donkey_pair":
             ani["donkey"] -= 2
-            sup["food"] += 3 + effects.slaughter_bonus(p, 2)
+            bonus = effects.slaughter_bonus(p, 2)
+            sup["food"] += 3 + bonus
         elif what == "gold":
             sup["gold"] -= action["amount"]
             sup["food"] += action["amount"] - 1
         elif what in FARM:
             ani[what] -= 1
-            sup["food"] += FOOD_VALUE[what] + effects.slaughter_bonus(p, 1)
+            bonus = effects.slaughter_bonus(p, 1)
+            sup["food"] += FOOD_VALUE[what] + bonus
         else:
             sup[what] -= 1
             sup["food"] += FOOD_VALUE[what]
+        if bonus:
+            log(state, f"Seat {seat} received {bonus} more food from the slaughtering cave.")
     elif kind == "ruby_trade":
         sup["ruby"] -= 1
         if action["to"] == "cattle":
@@ -1140,7 +1145,12 @@ def apply_action(state: State, seat: int, action: dict[str, Any]) -> None:
         tile = action["tile"]
         subs = action.get("ore_for", [])
         options = furnish_payments(state, seat, tile, task["cost"])
-        pay(p, next(price for s, price in options if s == subs))
+        price = next(price for s, price in options if s == subs)
+        pay(p, price)
+        base = task["cost"] if task["cost"] is not None else TILES[tile]["cost"]
+        if price != base:
+            paid = ", ".join(f"{v} {g}" for g, v in price.items()) or "nothing"
+            log(state, f"Seat {seat} paid {paid} for {TILES[tile]['name']} (tile effects).")
         stack.append({"t": "furnish_at", "seat": seat, "tile": tile})
     elif kind == "furnish_at":
         stack.pop()
@@ -1157,7 +1167,10 @@ def apply_action(state: State, seat: int, action: dict[str, Any]) -> None:
         stack.pop()
     elif kind == "build":
         stack.pop()
-        pay(p, effects.build_cost(state, seat, task["what"], task["cost"]))
+        cost = effects.build_cost(state, seat, task["what"], task["cost"])
+        pay(p, cost)
+        if cost != task["cost"]:
+            log(state, f"Seat {seat} built for less thanks to a furnishing tile.")
         spots = [B.idx(*a) for a in action["at"]]
         if task["what"] == "small":
             p["cells"][spots[0]]["k"] = "pasture"
@@ -1201,6 +1214,9 @@ def apply_action(state: State, seat: int, action: dict[str, Any]) -> None:
     elif kind == "feed":
         stack.pop()
         need = food_needed(state, seat, task["mode"])
+        saved = effects.feeding_reduction(state, seat)
+        if saved:
+            log(state, f"Seat {seat} needed {saved} food less thanks to the mining cave.")
         if "with" in action:
             for g, v in effects.WORKING_CAVE_FEEDS[action["with"]].items():
                 p["supply"][g] -= v

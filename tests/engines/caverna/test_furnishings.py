@@ -380,6 +380,7 @@ def test_seam_one_ore_for_every_stone_received():
     state["players"][seat]["supply"]["ruby"] = 1
     state = act(state, {"type": "ruby_trade", "to": "stone"})
     assert state["players"][seat]["supply"]["ore"] == 4
+    assert state["log"][-1] == f"Seat {seat} received 1 ore from the seam."
 
 
 # ----- food tiles -------------------------------------------------------------------------------
@@ -394,6 +395,7 @@ def test_we15_slaughtering_cave():
     assert state["players"][seat]["supply"]["food"] == 5
     state = act(state, {"type": "convert", "from": "cattle"})
     assert state["players"][seat]["supply"]["food"] == 9
+    assert "slaughtering cave" in state["log"][-1]  # automatic effects are logged
 
 
 def test_cooking_cave_grain_and_vegetable_for_five_food():
