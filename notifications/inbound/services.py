@@ -237,6 +237,10 @@ def _process(inbound: InboundMessage, message: AnymailInboundMessage,
         _drop(inbound, automatic)
     text = reply_text(message)
     inbound.text = "\n".join(text.lines)[:5000]
+    if not tokens.play_address():
+        _refuse_stranger(inbound, "disabled",
+                         "Play by email is switched off on this site, so nothing was played. "
+                         "Please play on the website.", now)
 
     token = tokens.token_from_addresses(_recipients(message, envelope_recipient))
     expired = False

@@ -354,3 +354,22 @@ def test_two_answers_processed_at_the_same_moment_play_one_move():
     assert outcomes[1] in (("refused", "stale_version"), ("refused", "not_your_turn"))
     assert Action.objects.filter(game=game, seat_number=1).count() == 1
     assert Game.objects.get(pk=game.pk).version == 1
+
+
+def test_with_email_play_switched_off_answers_play_nothing(settings):
+    game, (alice, bob) = started()
+    start = last_mail_to(bob)
+    settings.EMAIL_PLAY_ADDRESS = ""
+    pipe(answer(start, "2"))
+    assert (inbound().status, inbound().reason) == ("refused", "disabled")
+    assert "switched off" in last_mail_to(bob).body and versions(game) == (0, 0)
+    # New emails list the choices without a reply address.
+    with committed():
+        game_services.game_action_submit(game_id=game.pk, user=alice,
+                                         action={"type": "bid", "amount": 1},
+                                         expected_version=0)
+        game_services.game_action_submit(game_id=game.pk, user=bob,
+                                         action={"type": "bid", "amount": 2},
+                                         expected_version=1)
+    turn = next(m for m in reversed(mail.outbox) if m.subject.startswith("Your move"))
+    assert numbered_choices(turn) and reply_to_of(turn) is None
