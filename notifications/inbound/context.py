@@ -4,6 +4,7 @@ comes from the engine's `view`/`describe` with the player's seat as viewer."""
 
 from __future__ import annotations
 
+import json
 from datetime import datetime
 from typing import Any
 
@@ -104,30 +105,90 @@ def reply_address_for(game, user, *, offset: int = 0, now: datetime | None = Non
     return tokens.reply_address(token)
 
 
-def _flatten(prefix: str, value: Any, lines: list[str], depth: int) -> None:
+_SCALARS = (str, int, float, bool)
+#: Lists of at most this many records (players, usually) get a line per record.
+_RECORDS_SHOWN = 8
+_LINE_MAX = 400
+
+
+def _scalar(value: Any) -> str:
+    if value is None:
+        return "–"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    return str(value)
+
+
+def _is_scalar(value: Any) -> bool:
+    return value is None or isinstance(value, _SCALARS)
+
+
+def _compact(value: Any, depth: int = 0) -> str:
+    """One value on (part of) one line: lists of names joined, small dicts as "key value" pairs,
+    anything deeper counted."""
+    if _is_scalar(value):
+        return _scalar(value)
+    if isinstance(value, list):
+        if not value:
+            return "none"
+        if all(_is_scalar(v) for v in value):
+            shown = ", ".join(_scalar(v) for v in value[:16])
+            return shown + (" …" if len(value) > 16 else "")
+        if all(isinstance(v, dict) and "name" in v for v in value):
+            shown = ", ".join(str(v["name"]) for v in value[:12])
+            return shown + (f" … ({len(value)} in all)" if len(value) > 12 else "")
+        return f"{len(value)} entries"
     if isinstance(value, dict):
-        if depth >= 2:
-            lines.append(f"{prefix}: …")
-            return
-        for key, inner in value.items():
-            _flatten(f"{prefix}.{key}" if prefix else str(key), inner, lines, depth + 1)
-    elif isinstance(value, list) and all(not isinstance(v, dict | list) for v in value):
-        shown = ", ".join("–" if v is None else str(v) for v in value[:16])
-        lines.append(f"{prefix}: {shown}{' …' if len(value) > 16 else ''}")
-    elif isinstance(value, list):
-        lines.append(f"{prefix}: {len(value)} entries")
-    else:
-        lines.append(f"{prefix}: {'–' if value is None else value}")
+        if depth >= 2 and "name" in value:
+            return str(value["name"])
+        if depth >= 3 or (depth >= 2 and not all(_is_scalar(v) for v in value.values())):
+            return "…"
+        # Inside a record, empty parts (no tools, nothing placed) are left out.
+        shown = {key: inner for key, inner in value.items()
+                 if depth == 0 or inner not in (None, [], {}, "")}
+        parts = [f"{key} {_compact(inner, depth + 1)}" if _is_scalar(inner) else
+                 f"{key} ({_compact(inner, depth + 1)})" for key, inner in shown.items()]
+        return ", ".join(parts) if parts else "none"
+    return str(value)
 
 
-def view_lines(view: dict | None, limit: int = 30) -> list[str]:
-    """The engine's view for this seat as short "name: value" lines (the web page has the
-    board; the email only needs the facts a move depends on)."""
+def _line(prefix: str, text: str) -> str:
+    line = f"{prefix}: {text}"
+    return line if len(line) <= _LINE_MAX else line[:_LINE_MAX - 1] + "…"
+
+
+def _records(value: Any) -> bool:
+    return (isinstance(value, list) and 0 < len(value) <= _RECORDS_SHOWN
+            and all(isinstance(v, dict) for v in value)
+            and not all("name" in v for v in value))
+
+
+def view_lines(view: dict | None, limit: int = 60) -> list[str]:
+    """The engine's view for this seat as short "name: value" lines: enough to play from the
+    email alone (the player's own part first, every player's counts, the names on the board),
+    while the web page has the full board."""
     if not view:
         return []
     lines: list[str] = []
-    for key, value in view.items():
-        _flatten(str(key), value, lines, 0)
+    items = list(view.items())
+    # The viewer's own part ("you": {...}) first: what they hold decides their move.
+    items.sort(key=lambda item: item[0] != "you" or not isinstance(item[1], dict))
+    seen_records: list[list[str]] = []
+    for key, value in items:
+        if _records(value):
+            # The same records in another order (e.g. "players_viewer_first") are shown once.
+            signature = sorted(json.dumps(record, sort_keys=True, default=str) for record in value)
+            if signature in seen_records:
+                continue
+            seen_records.append(signature)
+        if isinstance(value, dict) and not all(_is_scalar(v) for v in value.values()):
+            lines.extend(_line(f"{key}.{inner_key}", _compact(inner, 1))
+                         for inner_key, inner in value.items())
+        elif _records(value):
+            lines.extend(_line(f"{key} {number}", _compact(record, 1))
+                         for number, record in enumerate(value, start=1))
+        else:
+            lines.append(_line(str(key), _compact(value)))
     return lines[:limit] + (["…"] if len(lines) > limit else [])
 
 

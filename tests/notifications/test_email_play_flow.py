@@ -4,6 +4,7 @@ and reminder emails list the choices under a Reply-To bound to the player, game 
 
 from __future__ import annotations
 
+import re
 from datetime import timedelta
 
 import pytest
@@ -94,3 +95,22 @@ def test_reminders_and_your_turn_emails_carry_choices_and_a_token_for_player_gam
     claims = token_claims(turn)
     assert (claims.user_id, claims.game_id, claims.version) == (mover.pk, game.pk, game.version)
     assert numbered_choices(turn)
+
+
+@pytest.mark.parametrize("slug, expected", [
+    # 7 Wonders: your hand first, then every city's coins and wonder.
+    ("seven_wonders", [r"^  you\.hand: (?:[A-Z][\w ]+, ){6}[A-Z][\w ]+$",
+                       r"^  players 1: seat 0, .*wonder \(The [\w ]+\), coins 3"]),
+    # Stone Age and Caverna: every player's people, food and resources by name.
+    ("stone_age", [r"^  players 1: seat 0, .*food 12, .*resources \((?=.*wood 0)(?=.*gold 0)"]),
+    ("caverna", [r"^  players 1: seat 0, supply \((?=.*wood 0)(?=.*food \d).*\), animals \("]),
+])
+def test_status_shows_what_a_move_depends_on(slug, expected):
+    game, users = started(slug, 3, seed=f"status-{slug}")
+    player = next(user for user in users if reply_to_of(last_mail_to(user)))
+    pipe(answer(last_mail_to(player), "status"))
+    body = last_mail_to(player).body
+    view = body[body.index("The game as you see it:"):body.index("Your choices:")]
+    for pattern in expected:
+        assert re.search(pattern, view, flags=re.MULTILINE), (pattern, view)
+    assert view.count("players 1:") == 1  # the same records in another order are shown once
