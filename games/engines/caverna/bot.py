@@ -42,6 +42,13 @@ def _feed_move(state: dict[str, Any], seat: int, legal: list[dict[str, Any]]) ->
     p = state["players"][seat]
     need = R.food_needed(state, seat, task["mode"])
     if p["supply"]["food"] < need:
+        working = [a for a in legal if a["type"] == "feed" and "with" in a]
+        saving = 2 if task["mode"] == "normal" else 1
+        if working and p["supply"]["food"] >= need - saving:
+            return working[0]  # a wood, stone or 2 ore feed a dwarf (Working cave)
+        cooking = {"type": "tile_trade", "tile": "cooking_cave", "option": 0}
+        if cooking in legal:
+            return cooking  # 1 grain + 1 vegetable: 5 food instead of 3
         for good in FEED_ORDER:
             if good in R.FARM and p["animals"][good] <= 1:
                 continue  # keep one of each type (a missing type costs 2 points)
@@ -52,6 +59,9 @@ def _feed_move(state: dict[str, Any], seat: int, legal: list[dict[str, Any]]) ->
         if golds:
             short = need - p["supply"]["food"]
             return min(golds, key=lambda a: abs(a["amount"] - 1 - short))
+        working = [a for a in legal if a["type"] == "feed" and "with" in a]
+        if working:
+            return working[0]
     return {"type": "feed"}
 
 

@@ -661,3 +661,12 @@ def test_phone_board_shows_the_supply_board_with_effects_in_words():
         assert TILES[tile]["name"] in html
         assert text.replace('"', "&quot;").replace("'", "&#x27;") in html, tile
     assert "· built" in html
+
+
+def test_timeout_feeds_with_the_working_cave_rather_than_begging():
+    state, seat = at_feeding()
+    own(state, seat, "working_cave")
+    p = state["players"][seat]
+    p["supply"].update(food=2, wood=1, grain=0, vegetable=0, ruby=0, gold=0)
+    p["animals"].update(sheep=0, donkey=0, wild_boar=0, cattle=0)
+    assert engine.timeout_action(state, seat) == {"type": "feed", "with": "wood"}
