@@ -103,8 +103,12 @@ def _touches_farm(cells: list[dict[str, Any]], spots: tuple[int, ...]) -> bool:
     return False
 
 
-def _forest_ok(cells: list[dict[str, Any]], spots: tuple[int, ...]) -> bool:
-    if _forest_anchor(cells):
+def _forest_ok(
+    cells: list[dict[str, Any]], spots: tuple[int, ...], anchor: bool | None = None
+) -> bool:
+    """`anchor`: whether a forest tile already lies on the board (computed once by callers that
+    test many spots)."""
+    if _forest_anchor(cells) if anchor is None else anchor:
         return _touches_farm(cells, spots)
     return IN_FRONT in spots
 
@@ -112,11 +116,12 @@ def _forest_ok(cells: list[dict[str, Any]], spots: tuple[int, ...]) -> bool:
 def single_forest_spots(cells: list[dict[str, Any]], kind: str) -> list[int]:
     """Where a single meadow or field may go (a meadow may slide under a forest stable)."""
     out = []
+    anchor = _forest_anchor(cells)
     for i in range(CELLS):
         c = cells[i]
         if c["k"] != "forest" or (kind == "field" and c["st"]):
             continue
-        if _forest_ok(cells, (i,)):
+        if _forest_ok(cells, (i,), anchor):
             out.append(i)
     return out
 
@@ -124,13 +129,14 @@ def single_forest_spots(cells: list[dict[str, Any]], kind: str) -> list[int]:
 def forest_twin_spots(cells: list[dict[str, Any]]) -> list[tuple[int, int]]:
     """(meadow half, field half) pairs for a meadow/field twin."""
     out = []
+    anchor = _forest_anchor(cells)
     for m in range(CELLS):
         if cells[m]["k"] != "forest":
             continue
         for f in NEIGHBOURS[m]:
             if cells[f]["k"] != "forest" or cells[f]["st"] or not is_forest(f):
                 continue
-            if _forest_ok(cells, (m, f)):
+            if _forest_ok(cells, (m, f), anchor):
                 out.append((m, f))
     return out
 
@@ -191,13 +197,14 @@ def overhang_spots(cells: list[dict[str, Any]], forest: bool) -> list[tuple[int,
     edge with one half (the Office room). The on-board space must be empty and obey the usual
     adjacency; the forest/mountain border is not an edge."""
     out = []
+    anchor = _forest_anchor(cells)
     for i in range(CELLS):
         if is_forest(i) != forest:
             continue
         x, y = i % WIDTH, i // WIDTH
         if cells[i]["k"] != ("forest" if forest else "rock"):
             continue
-        if forest and not _forest_ok(cells, (i,)):
+        if forest and not _forest_ok(cells, (i,), anchor):
             continue
         if not forest and not _touches_cave(cells, (i,)):
             continue
