@@ -670,3 +670,24 @@ def test_timeout_feeds_with_the_working_cave_rather_than_begging():
     p["supply"].update(food=2, wood=1, grain=0, vegetable=0, ruby=0, gold=0)
     p["animals"].update(sheep=0, donkey=0, wild_boar=0, cattle=0)
     assert engine.timeout_action(state, seat) == {"type": "feed", "with": "wood"}
+
+
+def test_random_players_buy_tiles_with_effects_and_games_still_finish():
+    import random
+
+    built: set[str] = set()
+    final_trades = 0
+    for index in range(6):
+        chooser = random.Random(index)
+        state = engine.new_game(4, f"tiles-{index}")
+        while not engine.is_over(state):
+            seat = engine.active_seats(state)[0]
+            legal_now = engine.legal_actions(state, seat)
+            furnishes = [a for a in legal_now if a["type"] == "furnish"]
+            action = chooser.choice(furnishes or legal_now)  # prefer buying tiles
+            final_trades += top(state)["t"] == "final_trades"
+            state = engine.apply(state, seat, action)
+        built.update(state["built"])
+        assert len(engine.result(state)["scores"]) == 4
+    assert len(built) >= 15, built
+    assert final_trades > 0
