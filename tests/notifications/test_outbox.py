@@ -357,3 +357,24 @@ def test_invitations_through_the_api_and_the_web(api_client):
                        follow=True).content.decode()
     assert "was invited" in page
     assert Notification.objects.filter(kind="invitation").count() == 2
+
+
+def test_the_beat_task_delivers_what_was_left_behind_once(settings):
+    """A notification whose delivery task was lost (here: the on-commit hook never ran) goes out
+    with the next beat, exactly once; one that fails again stays pending without stopping the
+    others."""
+    from notifications.tasks import deliver_pending_notifications
+
+    with transaction.atomic():
+        lost = services.notify(user=UserFactory(), kind="invitation", context={"inviter": "x"})
+    assert deliver_pending_notifications() == 1
+    assert deliver_pending_notifications() == 0
+    assert len(mail.outbox) == 1 and mail.outbox[0].to == [lost.user.email]
+
+    settings.EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
+    settings.EMAIL_HOST, settings.EMAIL_PORT, settings.EMAIL_TIMEOUT = "127.0.0.1", 1, 2
+    with transaction.atomic():
+        failing = services.notify(user=UserFactory(), kind="invitation", context={"inviter": "x"})
+    assert deliver_pending_notifications() == 0
+    failing.refresh_from_db()
+    assert failing.email_status == "pending" and failing.attempts == 1
