@@ -29,6 +29,9 @@ if DEBUG:
 else:
     # Production must bring its own secret: refusing to start beats running on a public key.
     SECRET_KEY = env.str("DJANGO_SECRET_KEY")
+#: Earlier keys, still accepted when checking signatures, so rotating the key keeps sessions,
+#: unsubscribe links and the reply addresses of emails already sent working.
+SECRET_KEY_FALLBACKS = env.list("DJANGO_SECRET_KEY_FALLBACKS", default=[])
 ALLOWED_HOSTS = env.list("DJANGO_ALLOWED_HOSTS", default=["127.0.0.1", "localhost", "[::1]"])
 CSRF_TRUSTED_ORIGINS = env.list("DJANGO_CSRF_TRUSTED_ORIGINS", default=[])
 #: Days of vacation a player may take per calendar year.
