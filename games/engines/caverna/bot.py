@@ -1,5 +1,9 @@
 """A deterministic heuristic bot and the conservative time-out move.
 
+The bot places each dwarf on the space with the highest static value: the goods lying there,
+what its parts would give (family growth, a dwelling when there is no room, mines, fields, sowing,
+expeditions, tiles it can afford), food weighted up when the family is short of it.
+
 The time-out move never spends anything it need not: it feeds without begging when goods can be
 converted (cheapest first), converts rather than releases surplus animals, and otherwise takes
 the first offered option or finishes the current step.
@@ -13,28 +17,6 @@ from . import rules as R
 
 #: Cheapest food first (points lost per food): grain, vegetables, surplus animals, rubies, gold.
 FEED_ORDER = ("grain", "vegetable", "wild_boar", "cattle", "sheep", "donkey", "ruby")
-
-SPACE_PREFERENCE = {
-    "wish_for_children": 40,
-    "urgent_wish_for_children": 40,
-    "family_life": 38,
-    "growth": 30,
-    "ore_mine_construction": 26,
-    "ruby_mine_construction": 25,
-    "blacksmithing": 24,
-    "adventure": 23,
-    "exploration": 24,
-    "housework": 22,
-    "sheep_farming": 20,
-    "donkey_farming": 20,
-    "ruby_delivery": 19,
-    "ruby_mining": 18,
-    "ore_delivery": 17,
-    "starting_player_1_3": 12,
-    "starting_player_4_7": 14,
-    "weekly_market_5": 15,
-    "weekly_market_6_7": 15,
-}
 
 
 def _feed_move(state: dict[str, Any], seat: int, legal: list[dict[str, Any]]) -> dict[str, Any]:
@@ -90,14 +72,102 @@ def timeout_action(state: dict[str, Any], seat: int) -> dict[str, Any]:
     return non_trade[0] if non_trade else legal[0]
 
 
-def _score_place(state: dict[str, Any], seat: int, sid: str) -> float:
-    space = state["spaces"][sid]
-    value = sum(space["goods"].values()) * 3.0
-    value += SPACE_PREFERENCE.get(sid, 8)
+#: What the bot thinks one unit is worth when it lies on a space (food counts more when hungry).
+GOOD_VALUE = {
+    "food": 1.0,
+    "wood": 1.3,
+    "stone": 1.3,
+    "ore": 0.8,
+    "ruby": 2.5,
+    "gold": 1.0,
+    "grain": 1.5,
+    "vegetable": 2.0,
+    "sheep": 1.6,
+    "donkey": 1.6,
+    "wild_boar": 2.2,
+    "cattle": 3.2,
+    "dog": 1.2,
+}
+
+
+#: Small gains the bot values alike (a fence, a stable, the starting player token).
+FARMING_ACTS = (
+    "build_small_pasture",
+    "build_large_pasture",
+    "build_stable",
+    "become_starting_player",
+)
+
+
+def _leaves(node: dict[str, Any]) -> list[dict[str, Any]]:
+    if "act" in node:
+        return [node]
+    return [leaf for item in node["items"] for leaf in _leaves(item)]
+
+
+def _food_short(state: dict[str, Any], seat: int) -> bool:
     p = state["players"][seat]
-    growth = ("wish_for_children", "family_life", "growth", "urgent_wish_for_children")
-    if sid in growth and not R.can_grow(p):
-        value -= 25
+    reserve = p["supply"]["food"] + p["supply"]["grain"] + 2 * p["supply"]["vegetable"]
+    return reserve < 2 * len(p["dwarfs"])
+
+
+def _score_place(state: dict[str, Any], seat: int, sid: str) -> float:
+    """A static guess of how much a space is worth to `seat` now (no look-ahead)."""
+    p = state["players"][seat]
+    dwarf = R.default_dwarf(p)
+    hungry = _food_short(state, seat)
+    value = 0.0
+    for good, n in state["spaces"][sid]["goods"].items():
+        weight = GOOD_VALUE.get(good, 1.0) * (2.2 if hungry and good in ("food", "grain") else 1)
+        value += weight * n
+    late = state["round"] >= 11
+    for leaf in _leaves(R.SPACES[sid]["actions"]):
+        act = leaf["act"]
+        if act == "take_accumulated" or not R.feasible(state, seat, dwarf, sid, leaf, False):
+            continue
+        if act in ("gain", "gain_if"):
+            for good, n in leaf["goods"].items():
+                value += GOOD_VALUE.get(good, 1.0) * n * (2.2 if hungry and good == "food" else 1)
+        elif act == "gain_per":
+            value += 1.6 * R.ore_mines(p)
+        elif act == "family_growth":
+            value += 12 if late else 40
+        elif act == "furnish":
+            dwellings = R.furnish_options(state, seat, leaf["scope"], leaf.get("cost"))
+            if (
+                not R.can_grow(p)
+                and len(p["dwarfs"]) < 5
+                and (set(dwellings) & set(R.B.DWELLING_TILES))
+            ):
+                value += 28
+            elif dwellings:
+                value += 8 + max(R.TILES[t]["points"] for t in dwellings)
+        elif act == "place_tile":
+            tiles = leaf["tiles"]
+            if "ore_mine_deep_tunnel_twin" in tiles:
+                value += 16
+            elif "ruby_mine" in tiles:
+                value += 13
+            elif "meadow_field_twin" in tiles:
+                value += 7 if R.B.count_kind(p["cells"], "field") < 3 else 3
+            else:
+                value += 8 if not R.B.empty_caverns(p["cells"]) else 4
+        elif act == "sow":
+            value += 9 if p["supply"]["grain"] or p["supply"]["vegetable"] else 2
+        elif act == "expedition":
+            value += 3 * leaf["level"] + p["dwarfs"][dwarf]["w"] / 2
+        elif act == "forge_weapon":
+            value += 8 if p["supply"]["ore"] >= 4 else 2
+        elif act in FARMING_ACTS:
+            value += 3
+        elif act == "exchange":
+            value += 3 * min(3, p["supply"]["ore"] // 2)
+        elif act == "weekly_market_buy":
+            value += 3
+        elif act == "imitate":
+            value += 4
+        elif act == "pay":
+            value -= 1.5 * leaf["goods"].get("food", 0)
     return value
 
 
