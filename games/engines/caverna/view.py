@@ -141,6 +141,10 @@ def player_view(state: dict[str, Any], seat: int) -> dict[str, Any]:
             if n
         ],
         "armed": sum(1 for d in p["dwarfs"] if d["w"]),
+        # Goods still to come from supplier tiles, one per round start.
+        "deliveries": [
+            {"good": d["good"], "rounds_left": d["left"]} for d in p.get("deliveries", [])
+        ],
     }
 
 

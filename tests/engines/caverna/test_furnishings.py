@@ -331,6 +331,16 @@ def test_suppliers_deliver_for_the_next_rounds(tile, good, rounds):
     assert state["players"][seat]["deliveries"] == []
 
 
+def test_supplier_deliveries_are_shown_on_the_board():
+    from .test_view_and_template import render
+
+    state, seat = turn_state(3, "supplier-view")
+    state, seat = furnish(state, "wood_supplier", stone=1)
+    view = engine.view(state, None)
+    assert view["players"][seat]["deliveries"] == [{"good": "wood", "rounds_left": 7}]
+    assert "supplier: 1 wood for 7 more rounds" in render(view, None)
+
+
 def test_supplier_skips_the_missing_round_nine_with_two_players():
     """Goods go on played rounds only: with 2 players round 9 is passed over, not swallowed."""
     state = fresh(2, "supplier-2p")
