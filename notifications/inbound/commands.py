@@ -96,3 +96,25 @@ def matching(choices: list[Choice], words: tuple[str, ...], *, exact: bool) -> l
 def pass_choices(choices: list[Choice]) -> list[Choice]:
     by_type = [c for c in choices if isinstance(c.action, dict) and c.action.get("type") == "pass"]
     return by_type or [c for c in choices if {"pass", "passes", "passed"} & c.words]
+
+
+def verb_on_choice(choices: list[Choice], words: tuple[str, ...]) -> list[Choice]:
+    """"discard 3": the choices that hold the word "discard" and act on the same thing as
+    choice 3 (the same values for the keys both actions have, the action type aside), e.g.
+    7 Wonders' {"type": "discard", "card": "baths_1"} for choice 3 = build the Baths. Empty
+    when the words are not a verb and a listed number."""
+    if len(words) != 2 or not words[1].isdigit() or not 1 <= int(words[1]) <= len(choices):
+        return []
+    verb, target = words[0], choices[int(words[1]) - 1]
+    if not isinstance(target.action, dict):
+        return []
+    if verb in target.words:
+        return [target]
+    found = []
+    for choice in choices:
+        if not isinstance(choice.action, dict) or verb not in choice.words:
+            continue
+        shared = (set(choice.action) & set(target.action)) - {"type"}
+        if shared and all(choice.action[key] == target.action[key] for key in shared):
+            found.append(choice)
+    return found

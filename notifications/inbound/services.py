@@ -23,7 +23,14 @@ from django.utils import timezone
 
 from notifications.inbound import context as play
 from notifications.inbound import tokens
-from notifications.inbound.commands import Choice, Command, interpret, matching, pass_choices
+from notifications.inbound.commands import (
+    Choice,
+    Command,
+    interpret,
+    matching,
+    pass_choices,
+    verb_on_choice,
+)
 from notifications.inbound.parsing import automatic_reason, from_address, reply_text
 from notifications.models import (
     EmailReply,
@@ -397,9 +404,13 @@ def _chosen(inbound, game, user, now, command: Command, choices: list[Choice]) -
         _answer_player(inbound, game, user, now, status=InboundStatus.ANSWERED, reason="find",
                        headline="Several ways to pass", selected=found, filter_text="pass",
                        explanation=["Answer with the number of the one you mean."])
-    # A few words ("discard 3", "take wood"): one choice holding them all as whole words is
-    # played; several, or only partial matches, are listed for the player to pick by number.
-    exact = matching(choices, command.words, exact=True)
+    # "discard 3": the choice that does that to what choice 3 is about (its card, its space).
+    same_object = verb_on_choice(choices, command.words)
+    if len(same_object) == 1:
+        return same_object[0]
+    # A few words ("take wood"): one choice holding them all as whole words is played;
+    # several, or only partial matches, are listed for the player to pick by number.
+    exact = same_object or matching(choices, command.words, exact=True)
     if len(exact) == 1:
         return exact[0]
     phrase = " ".join(command.words)

@@ -114,3 +114,30 @@ def test_status_shows_what_a_move_depends_on(slug, expected):
     for pattern in expected:
         assert re.search(pattern, view, flags=re.MULTILINE), (pattern, view)
     assert view.count("players 1:") == 1  # the same records in another order are shown once
+
+
+def test_verb_and_number_does_that_to_what_the_numbered_choice_is_about():
+    """"discard 3" where choice 3 builds a card discards that card (7 Wonders lists "Build X" and
+    "Discard X for 3 coins" for each card, so the words alone name every discard)."""
+    game, players = started("seven_wonders", 3, seed="verb-and-number")
+    first = last_mail_to(players[0])
+    choices = numbered_choices(first)
+    number, build = next((n, text) for n, text in choices.items() if text.startswith("Build "))
+    card_name = build.removeprefix("Build ").split(":")[0]
+    pipe(answer(first, f"discard {number}"))
+    game.refresh_from_db()
+    seat = next(s.number for s in game.seats.all() if s.user_id == players[0].pk)
+    pick = game.state["picks"][seat]
+    assert pick["type"] == "discard"
+    assert pick["card"].startswith(card_name.lower().replace(" ", "_"))
+    played = Action.objects.get(game=game, sequence=game.version)
+    assert played.source == "email" and card_name in played.actor_description
+    assert "Discard" in played.actor_description
+
+
+def test_verb_and_number_without_such_an_action_plays_nothing():
+    game, players = started("seven_wonders", 3, seed="verb-and-number")
+    first = last_mail_to(players[0])
+    pipe(answer(first, "wonder 1"))  # no wonder stage is affordable on the first turn here
+    assert not Action.objects.filter(game=game, source="email").exists()
+    assert outcome_of(last_mail_to(players[0])) == "refused; unreadable"

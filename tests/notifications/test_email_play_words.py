@@ -1,7 +1,7 @@
 """Words instead of numbers, and narrowing long lists, with the shipped engines' own texts: a card
 name plays the one choice that holds it ("discard altar"); words several choices share ("discard
-3": every discard pays 3 coins) list those choices and play nothing; the "find WORD" hint of a cut
-list names a word of the choices it did not show, and using it lists them."""
+coins": every discard pays 3 coins) list those choices and play nothing; the "find WORD" hint
+of a cut list names a word of the choices it did not show, and using it lists them."""
 
 from __future__ import annotations
 
@@ -41,8 +41,8 @@ def test_seven_wonders_card_words_play_and_shared_words_list():
     discards = {n: text for n, text in choices.items() if text.startswith("Discard ")}
     assert len(discards) > 1
 
-    # "discard 3": every discard says "for 3 coins", so the player picks from that shorter list.
-    pipe(answer(start, "discard 3"))
+    # "discard coins": every discard says "for 3 coins", so the player picks from that list.
+    pipe(answer(start, "discard coins"))
     assert (inbound().status, inbound().reason) == ("answered", "find")
     listed = last_mail_to(player)
     assert "Which one?" in listed.body and numbered_choices(listed) == discards
