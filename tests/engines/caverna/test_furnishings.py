@@ -447,7 +447,7 @@ def test_mining_cave_one_food_less_per_donkey_in_a_mine():
 
 def test_we12_breeding_cave_food_per_breeding():
     state = fresh(3, "breedingcave")
-    own(state, 0, "breeding_cave")
+    own(state, 0, "breeding_cave", "quarry")  # WE12: +2 food; the Quarry gives no stone
     p = state["players"][0]
     p["animals"].update(sheep=2, wild_boar=3, cattle=1, donkey=2)
     p["cells"][idx(2, 3)].update(k="pasture", st=True)  # 4 sheep
@@ -459,6 +459,7 @@ def test_we12_breeding_cave_food_per_breeding():
     assert R.breed_sets(p, 4) == [["sheep", "wild_boar"]]
     R.breed_auto(state, {"seat": 0})
     assert (p["animals"]["sheep"], p["animals"]["wild_boar"], p["supply"]["food"]) == (3, 4, 2)
+    assert (p["animals"]["donkey"], p["animals"]["cattle"], p["supply"]["stone"]) == (2, 1, 0)
 
 
 def test_peaceful_cave_weapon_for_food():
