@@ -299,9 +299,16 @@ def digests_send(*, now: datetime | None = None) -> int:
             )
             if not rows:
                 continue
-            items = []
+            items, playable_games = [], set()
             for row in rows:
                 context = email_context(row, now)
+                # Play by email from the digest too: each game awaiting the player lists its
+                # choices once, with the reply address bound to its current version.
+                play = None
+                if context.get("reply_address") and row.game_id not in playable_games:
+                    playable_games.add(row.game_id)
+                    play = {key: context[key] for key in (
+                        "choices", "choices_total", "choices_hidden_after", "reply_address")}
                 items.append({
                     "kind_label": context["kind_label"],
                     "game_name": context.get("game_name", ""),
@@ -309,9 +316,13 @@ def digests_send(*, now: datetime | None = None) -> int:
                     "time_left": context.get("time_left", ""),
                     "facts": row.context,
                     "kind": row.kind,
+                    "play": play,
                 })
+            plays = [item["play"] for item in items if item["play"]]
+            # One game to play: answering the digest plays it. Several: each names its address.
+            reply_to = plays[0]["reply_address"] if len(plays) == 1 else None
             context = {
-                "user_name": user.public_name, "items": items,
+                "user_name": user.public_name, "items": items, "answer_plays": bool(reply_to),
                 "preferences_url": absolute(reverse("notifications:preferences")),
                 "unsubscribe_url": unsubscribe_url(user, rows[0].kind),
             }
@@ -321,6 +332,7 @@ def digests_send(*, now: datetime | None = None) -> int:
                     subject=render_to_string("notifications/email/digest.subject.txt", context),
                     text=render_to_string("notifications/email/digest.txt", context),
                     html=render_to_string("notifications/email/digest.html", context),
+                    reply_to=reply_to,
                 )
                 get_connection().send_messages([message])
             Notification.objects.filter(pk__in=[row.pk for row in rows]).update(

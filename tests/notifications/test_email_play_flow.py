@@ -14,6 +14,7 @@ from django.utils import timezone
 
 from games import services as game_services
 from games.models import Action
+from notifications import services as notification_services
 from notifications.inbound import tokens
 from notifications.models import EmailReply, InboundMessage
 from tests.notifications.email_play import (
@@ -141,3 +142,49 @@ def test_verb_and_number_without_such_an_action_plays_nothing():
     pipe(answer(first, "wonder 1"))  # no wonder stage is affordable on the first turn here
     assert not Action.objects.filter(game=game, source="email").exists()
     assert outcome_of(last_mail_to(players[0])) == "refused; unreadable"
+
+
+def digest_player():
+    from tests.notifications.email_play import confirmed_player
+
+    player = confirmed_player(digest_hour=0, timezone="UTC")
+    for kind in ("game_started", "your_turn", "reminder"):
+        notification_services.preference_set(user=player, kind=kind, delivery="digest")
+    return player
+
+
+def start_with(player, opponent):
+    game = game_services.game_create(creator=opponent, engine_slug="toy", num_players=2)
+    game_services.game_join(game_id=game.pk, user=player)
+    with committed():
+        return game_services.game_start(game_id=game.pk, user=opponent)
+
+
+def test_a_digest_lists_the_choices_and_answering_it_plays():
+    from tests.notifications.email_play import confirmed_player
+
+    player, opponent = digest_player(), confirmed_player()
+    game = start_with(player, opponent)
+    assert mails_to(player) == []
+    assert notification_services.digests_send(now=timezone.now()) == 1
+    digest = last_mail_to(player)
+    assert numbered_choices(digest) and "answer this email" in digest.body
+    claims = tokens.read_token(tokens.token_from_addresses([reply_to_of(digest)]))
+    assert (claims.user_id, claims.game_id, claims.version) == (player.pk, game.pk, game.version)
+    pipe(answer(digest, "1"))
+    assert outcome_of(last_mail_to(player)) == "applied; move"
+    assert Action.objects.get(game=game, kind="move").source == "email"
+
+
+def test_a_digest_of_several_games_names_each_games_address():
+    from tests.notifications.email_play import confirmed_player
+
+    player = digest_player()
+    games = [start_with(player, confirmed_player()) for _ in range(2)]
+    assert notification_services.digests_send(now=timezone.now()) == 1
+    digest = last_mail_to(player)
+    assert reply_to_of(digest) is None
+    addresses = re.findall(r"write to (\S+) with the number", digest.body)
+    claimed = {tokens.read_token(tokens.token_from_addresses([address])).game_id
+               for address in addresses}
+    assert claimed == {game.pk for game in games}
