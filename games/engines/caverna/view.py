@@ -89,6 +89,8 @@ def cell_view(
         "short": TILES[cell["tile"]]["name"] if kind == "room" else SHORT[kind],
         "forest": kind in B.FOREST_KINDS,
         "stable": cell["st"],
+        "effect": TILE_TEXT[cell["tile"]] if kind == "room" else "",
+        "covers": TILES[cell["under"]]["name"] if kind == "room" and cell.get("under") else "",
         "animals": animals_here,
         "animal_icons": [
             {"icon": ANIMAL_ICONS[a], "n": n, "name": a.replace("_", " ")}

@@ -672,6 +672,8 @@ def test_phone_board_shows_the_supply_board_with_effects_in_words():
         assert TILES[tile]["name"] in html
         assert text.replace('"', "&quot;").replace("'", "&#x27;") in html, tile
     assert "· built" in html
+    # The tile on the home board carries its effect too (a long press on a phone shows it).
+    assert f"Cuddle room: {effects.TILE_TEXT['cuddle_room']}" in html
 
 
 def test_timeout_feeds_with_the_working_cave_rather_than_begging():
