@@ -21,7 +21,8 @@ class CavernaEngine(Engine):
     min_players = 1
     max_players = 7
     #: 2: furnishing-tile effects (issue 6) and one score line per bonus tile.
-    rules_version = 2
+    #: 3: a lone animal may be converted to make room for newborns before breeding.
+    rules_version = 3
     simultaneous = False
     options: list[dict[str, Any]] = []
 

@@ -64,6 +64,8 @@ def timeout_action(state: dict[str, Any], seat: int) -> dict[str, Any]:
         return {"type": "sow_done"}
     if t == "protect":
         return legal[-1]
+    if t == "breed_room":
+        return {"type": "breed_now"}  # converting a lone animal costs more than a newborn gains
     non_trade = [
         a for a in legal if a["type"] not in ("convert", "ruby_trade", "ruby_tile", "release")
     ]

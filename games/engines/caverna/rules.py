@@ -710,6 +710,14 @@ def breed_auto(state: State, task: dict[str, Any]) -> None:
     p = state["players"][seat]
     if p["skip"] == "breeding":
         return
+    eligible = breed_eligible(p)
+    lone = [t for t in FARM if p["animals"][t] == 1]
+    if eligible and lone and not task.get("asked") and not fits_with(p, eligible):
+        # Not every newborn fits: the player may first convert animals of the types that do not
+        # breed (parents and newborns may not be converted during breeding).
+        state["stack"].append({"t": "breed", "seat": seat, "asked": True})
+        state["stack"].append({"t": "breed_room", "seat": seat})
+        return
     sets = breed_sets(p, 4)
     if len(sets) == 1:
         for t in sets[0]:
@@ -808,6 +816,11 @@ def settle(state: State, task: dict[str, Any]) -> bool:
         if not p["supply"]["ruby"]:
             for sid in task["spaces"]:
                 state["spaces"][sid]["goods"] = {}
+            stack.pop()
+            return True
+    elif t == "breed_room":
+        eligible = breed_eligible(p)
+        if not any(p["animals"][a] == 1 for a in FARM) or fits_with(p, eligible):
             stack.pop()
             return True
     elif t == "overflow":
@@ -1023,6 +1036,10 @@ def decision_actions(state: State, task: dict[str, Any]) -> list[dict[str, Any]]
         return out
     if t == "breed_pick":
         return [{"type": "breed", "types": s} for s in breed_sets(p, task["max"])]
+    if t == "breed_room":
+        out = [{"type": "convert", "from": a} for a in FARM if p["animals"][a] == 1]
+        out.append({"type": "breed_now"})
+        return out
     if t == "breed_choice":
         return [{"type": "breed", "types": s} for s in task["options"]]
     if t == "overflow":
@@ -1228,7 +1245,7 @@ def apply_action(state: State, seat: int, action: dict[str, Any]) -> None:
         p["begging"] += need - paid
         if need - paid:
             log(state, f"Seat {seat} took {need - paid} begging marker(s).")
-    elif kind == "finish":
+    elif kind in ("finish", "breed_now"):
         stack.pop()
     elif kind == "skip":
         stack.pop()

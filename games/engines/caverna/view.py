@@ -49,6 +49,7 @@ DECISION_TEXT = {
     "market": "Buy goods at the Weekly market",
     "breed_pick": "Choose the animal types to breed",
     "breed_choice": "Not all newborns fit: choose which to keep",
+    "breed_room": "Not all newborns fit: convert a lone animal to make room, or breed now",
     "overflow": "Your animals do not fit: convert or release one",
     "feed": "Feed your dwarfs (convert goods first if you like)",
     "harvest_choice": "Skip either the field phase or the breeding phase",
@@ -295,6 +296,8 @@ def describe(state: dict[str, Any], seat: int, action: Any) -> str:
             if action.get("with"):
                 return f"{who} fed their dwarfs, one of them with {action['with']} (Working cave)."
             return f"{who} fed their dwarfs."
+        if kind == "breed_now":
+            return f"{who} went on to breeding."
         if kind == "finish":
             return f"{who} finished their last trades before scoring."
         if kind == "tile_trade":

@@ -22,7 +22,7 @@ def test_engine_facts():
         1,
         7,
     )
-    assert engine.simultaneous is False and engine.rules_version == 2
+    assert engine.simultaneous is False and engine.rules_version == 3
 
 
 def test_conformance_random_games_every_player_count():

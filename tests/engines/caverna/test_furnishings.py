@@ -457,7 +457,7 @@ def test_we12_breeding_cave_food_per_breeding():
     # The entry dwelling keeps the cattle; nowhere for a third donkey.
     p["supply"]["food"] = 0
     assert R.breed_sets(p, 4) == [["sheep", "wild_boar"]]
-    R.breed_auto(state, {"seat": 0})
+    R.breed_auto(state, {"seat": 0, "asked": True})  # the lone cow is kept
     assert (p["animals"]["sheep"], p["animals"]["wild_boar"], p["supply"]["food"]) == (3, 4, 2)
     assert (p["animals"]["donkey"], p["animals"]["cattle"], p["supply"]["stone"]) == (2, 1, 0)
 

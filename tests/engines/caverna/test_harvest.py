@@ -170,6 +170,9 @@ def test_we12_breeding_only_what_fits():
     p = we12_board(state, 0)
     assert R.animals_fit(p)
     R.breed_auto(state, {"seat": 0})
+    # The lone cow could make room for a donkey foal: the player is asked first.
+    assert [t["t"] for t in state["stack"][-2:]] == ["breed", "breed_room"]
+    R.breed_auto(state, {"seat": 0, "asked": True})  # ... and goes on to breeding
     assert p["animals"] == {"sheep": 3, "wild_boar": 4, "cattle": 1, "donkey": 2, "dog": 0}
 
 
@@ -210,3 +213,32 @@ def test_every_round_returns_dwarfs_home_and_newborns_grow_up(n):
     p["dwarfs"][0]["at"] = "wood_gathering"
     R.round_end(state, {})
     assert all(d["at"] is None and not d["new"] for d in p["dwarfs"])
+
+
+def breeding_state(seed):
+    state = fresh(3, seed)
+    state["phase"] = "harvest"
+    state["stack"] = [{"t": "round_end"}, {"t": "breed", "seat": 0}]
+    p = state["players"][0]
+    p["cells"][idx(2, 3)].update(k="meadow", st=True)  # 1 animal of any type
+    p["animals"].update(sheep=2, cattle=1)  # sheep in the entry dwelling, the cow on the meadow
+    return state, p
+
+
+def test_a_lone_animal_may_be_converted_to_make_room_for_a_newborn():
+    state, p = breeding_state("breed-room")
+    R.run(state)
+    assert top(state)["t"] == "breed_room" and actor(state) == 0
+    assert legal(state) == [{"type": "convert", "from": "cattle"}, {"type": "breed_now"}]
+    assert engine.timeout_action(state, 0) == {"type": "breed_now"}
+    state = act(state, {"type": "convert", "from": "cattle"})
+    p = state["players"][0]
+    assert (p["animals"]["sheep"], p["animals"]["cattle"]) == (3, 0)
+
+
+def test_breeding_now_keeps_the_lone_animal_and_skips_the_newborn_without_room():
+    state, p = breeding_state("breed-now")
+    R.run(state)
+    state = act(state, {"type": "breed_now"})
+    p = state["players"][0]
+    assert (p["animals"]["sheep"], p["animals"]["cattle"]) == (2, 1)
