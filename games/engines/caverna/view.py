@@ -10,6 +10,7 @@ from typing import Any
 
 from . import animals as animal_rules
 from . import board as B
+from . import scoring
 from .data import LOOT, ROUND_CARDS, SPACES, TILES
 from .effects import TILE_TEXT, TILE_TRADES
 from .rules import (
@@ -228,7 +229,33 @@ def view(state: dict[str, Any], seat: int | None) -> dict[str, Any]:
         "you": seat,
         "decision": decision_view(state),
         "recent": list(state["log"][-8:]),
+        "final_scores": final_scores(state),
     }
+
+
+def final_scores(state: dict[str, Any]) -> list[dict[str, Any]] | None:
+    """The scoring pad of every seat once the game is over (None before)."""
+    if state["phase"] != "over" or state["stack"]:
+        return None
+    result = scoring.result(state)
+    return [
+        {
+            "seat": seat,
+            "total": result["scores"][seat],
+            "winner": seat in result["winners"],
+            "rows": [
+                {"row": _row_name(row), "points": points}
+                for row, points in result["breakdown"][seat].items()
+            ],
+        }
+        for seat in range(state["n"])
+    ]
+
+
+def _row_name(row: str) -> str:
+    if row.startswith(scoring.BONUS_PREFIX):
+        return "Bonus: " + TILES[row[len(scoring.BONUS_PREFIX) :]]["name"]
+    return row.replace("_", " ").capitalize()
 
 
 def describe(state: dict[str, Any], seat: int, action: Any) -> str:

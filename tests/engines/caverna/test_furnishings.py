@@ -704,3 +704,12 @@ def test_random_players_buy_tiles_with_effects_and_games_still_finish():
         assert len(engine.result(state)["scores"]) == 4
     assert len(built) >= 15, built
     assert final_trades > 0
+
+
+def test_final_scores_name_each_bonus_tile():
+    state = fresh(3, "final-names")
+    own(state, 0, "fodder_chamber")
+    state["players"][0]["animals"].update(sheep=3, cattle=3)
+    state["phase"], state["stack"] = "over", []
+    rows = engine.view(state, None)["final_scores"][0]["rows"]
+    assert {"row": "Bonus: Fodder chamber", "points": 2} in rows

@@ -145,5 +145,11 @@ def test_template_shows_the_decision_and_the_end():
     while not engine.is_over(state):
         s = engine.active_seats(state)[0]
         state = engine.apply(state, s, engine.bot_action(state, s))
-    html = render(engine.view(state, None), None)
+    view = engine.view(state, None)
+    html = render(view, None)
     assert "game over" in html
+    assert "Final scores" in html
+    result = engine.result(state)
+    assert [f["total"] for f in view["final_scores"]] == result["scores"]
+    assert [f["seat"] for f in view["final_scores"] if f["winner"]] == result["winners"]
+    assert "Unused spaces" in html
