@@ -3,34 +3,18 @@ rendered with Django's template engine and builtins only."""
 
 import json
 import random
-from pathlib import Path
 
 import pytest
 
 from games.engines.caverna import engine
+from tests.engines.boards import render_board
 
 from .helpers import add_space, fresh, legal, place, turn_state
 
-TEMPLATE_DIRS = [str(Path(__file__).resolve().parents[3] / "templates")]
-
 
 def render(view, seat, legal_actions=()):
-    import django
-    from django.apps import apps
-    from django.conf import settings
-
-    # Engine tests may run without the Django plugin: set Django up just for rendering.
-    if not settings.configured:
-        settings.configure()
-    if not apps.ready:
-        django.setup()
-    from django.template import Context, Engine
-
-    template = Engine(dirs=TEMPLATE_DIRS).get_template("games/boards/caverna.html")
     choices = [{"index": i, "description": "x", "action": a} for i, a in enumerate(legal_actions)]
-    return template.render(
-        Context({"view": view, "game": None, "seat": seat, "legal_actions": choices})
-    )
+    return render_board("caverna", view, seat=seat, legal_actions=choices)
 
 
 def midgame(n=4, seed="mid", steps=400):

@@ -2,39 +2,19 @@
 set-up choice, Babylon's seventh card, Halicarnassus' choice, the end) with Django's template
 language alone, shows what issue 3 point 7 asks for, and never shows a hidden card."""
 
-from pathlib import Path
 
-import pytest
 
 from games.engines.seven_wonders import engine
 from games.engines.seven_wonders.data import CARDS
+from tests.engines.boards import render_board
 from tests.engines.conformance import play_random_game
 from tests.engines.seven_wonders.helpers import card, city, game, hand, options_for, pick_all
 
-django_template = pytest.importorskip("django.template")
-
-TEMPLATES = Path(__file__).resolve().parents[3] / "templates"
-
-
-@pytest.fixture(autouse=True, scope="module")
-def _django_ready():
-    """Rendering localises numbers, which needs the app registry: pytest-django has set it up
-    in the full suite; a bare engine run (-p no:django) sets it up here."""
-    from django.apps import apps
-
-    if not apps.ready:
-        import django
-
-        django.setup()
-
 
 def render(state, viewer=None):
-    template_engine = django_template.Engine(dirs=[str(TEMPLATES)])
-    template = template_engine.get_template("games/boards/seven_wonders.html")
     legal = engine.legal_actions(state, viewer) if viewer is not None else []
-    return template.render(django_template.Context(
-        {"view": engine.view(state, viewer), "seat": viewer, "game": None,
-         "legal_actions": legal}))
+    return render_board("seven_wonders", engine.view(state, viewer), seat=viewer,
+                        legal_actions=legal)
 
 
 def states_of_every_phase():

@@ -1,37 +1,17 @@
 """The phone board template renders every kind of view (a seat's, a spectator's, each decision,
 the end) with Django's template language alone, and shows what the view holds."""
 
-from pathlib import Path
 
-import pytest
 
 from games.engines.stone_age import engine
+from tests.engines.boards import render_board
 from tests.engines.conformance import play_random_game
 
 from .helpers import action_phase, apply, resources, rig_dice
 
-django_template = pytest.importorskip("django.template")
-
-TEMPLATES = Path(__file__).resolve().parents[3] / "templates"
-
-
-@pytest.fixture(autouse=True, scope="module")
-def _django_ready():
-    """Rendering localises numbers, which needs the app registry: pytest-django has set it up
-    in the full suite; a bare engine run (-p no:django) sets it up here."""
-    from django.apps import apps
-
-    if not apps.ready:
-        import django
-
-        django.setup()
-
 
 def render(view, seat=None):
-    template_engine = django_template.Engine(dirs=[str(TEMPLATES)])
-    template = template_engine.get_template("games/boards/stone_age.html")
-    return template.render(django_template.Context(
-        {"view": view, "seat": seat, "game": None, "legal_actions": []}))
+    return render_board("stone_age", view, seat=seat)
 
 
 def states_of_every_kind():

@@ -1,0 +1,29 @@
+"""Renders a game's phone board template with Django's template engine alone, with the context
+the game page gives it, so engine tests check boards without the web stack (also under
+`-p no:django`)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+TEMPLATE_DIRS = [str(Path(__file__).resolve().parents[2] / "templates")]
+
+
+def render_board(slug: str, view: dict[str, Any], *, seat: int | None = None,
+                 legal_actions: list | tuple = ()) -> str:
+    import django
+    from django.apps import apps
+    from django.conf import settings
+
+    # Rendering localises numbers, which needs the app registry: pytest-django sets it up in
+    # the full suite; a bare engine run sets it up here.
+    if not settings.configured:
+        settings.configure()
+    if not apps.ready:
+        django.setup()
+    from django.template import Context, Engine
+
+    template = Engine(dirs=TEMPLATE_DIRS).get_template(f"games/boards/{slug}.html")
+    return template.render(Context({"view": view, "seat": seat, "game": None,
+                                    "legal_actions": list(legal_actions)}))
