@@ -4,13 +4,11 @@ call met over many random games, and one `apply`. Skipped unless pytest runs wit
 
 from __future__ import annotations
 
-import random
-import time
-
 import pytest
 
 from games.engines.caverna import engine
 from tests.engines.conformance import play_random_game
+from tests.perf.engine_play import decisions, random_game, slowest_legal_actions
 
 pytestmark = pytest.mark.skipif(
     "not config.getoption('benchmark_enable', False)", reason="needs --benchmark-enable"
@@ -35,15 +33,9 @@ def test_engine_only_random_game(benchmark, num_players):
 
     def play():
         index = next(counter)
-        chooser = random.Random(index)
-        state = engine.new_game(num_players, f"bench-engine-{index}")
-        while not engine.is_over(state):
-            seat = engine.active_seats(state)[0]
-            state = engine.apply(state, seat, chooser.choice(engine.legal_actions(state, seat)))
-        return state
+        return random_game(engine, num_players, f"bench-engine-{index}", chooser_seed=index)
 
-    state = benchmark(play)
-    assert engine.is_over(state)
+    assert benchmark(play) > 0
 
 
 def test_full_bot_game_four_players(benchmark):
@@ -56,34 +48,16 @@ def test_full_bot_game_four_players(benchmark):
     assert engine.is_over(game.final_state)
 
 
-def _states(num_players, num_games=20):
-    for index in range(num_games):
-        chooser = random.Random(index)
-        state = engine.new_game(num_players, f"slowest-{num_players}-{index}")
-        while not engine.is_over(state):
-            seat = engine.active_seats(state)[0]
-            yield state, seat
-            state = engine.apply(state, seat, chooser.choice(engine.legal_actions(state, seat)))
-
-
 @pytest.mark.parametrize("num_players", [4, 7])
 def test_slowest_legal_actions_call(benchmark, num_players):
-    """Times every legal_actions call of 20 random games (best of 3 each, to keep scheduler
-    noise out); benchmarks the slowest."""
-    slowest = (0.0, None, None)
-    for state, seat in _states(num_players):
-        elapsed = float("inf")
-        for _ in range(3):
-            started = time.perf_counter()
-            engine.legal_actions(state, seat)
-            elapsed = min(elapsed, time.perf_counter() - started)
-        if elapsed > slowest[0]:
-            slowest = (elapsed, state, seat)
-    _elapsed, state, seat = slowest
+    """Times every legal_actions call of 20 random games; benchmarks the slowest."""
+    games = (decision for index in range(20) for decision in
+             decisions(engine, num_players, f"slowest-{num_players}-{index}", index))
+    slowest_seen, state, seat, _calls = slowest_legal_actions(engine, games)
     actions = benchmark(engine.legal_actions, state, seat)
     benchmark.extra_info["decision"] = state["stack"][-1]["t"]
     benchmark.extra_info["actions"] = len(actions)
-    benchmark.extra_info["slowest_seen_us"] = round(_elapsed * 1e6, 1)
+    benchmark.extra_info["slowest_seen_us"] = round(slowest_seen * 1e6, 1)
     assert actions
 
 
