@@ -32,7 +32,8 @@ test-fast: install
 # Thousands of random full games per engine and player count (CI plays 50 of each).
 FUZZ_GAMES ?= 2000
 fuzz: install
-	TURNPOST_RANDOM_GAMES=$(FUZZ_GAMES) $(PY) -m pytest tests/engines -p no:django -o addopts="" -q
+	TURNPOST_RANDOM_GAMES=$(FUZZ_GAMES) TURNPOST_CAVERNA_GAMES=$(FUZZ_GAMES) \
+		$(PY) -m pytest tests/engines -p no:django -o addopts="" -q
 
 lint: install
 	$(VENV)/bin/ruff check .
