@@ -5,7 +5,7 @@ from django.contrib.auth.admin import UserAdmin
 
 from accounts.models import Sanction, User, Vacation
 from games import moderation
-from games.admin_actions import ReasonForm, SuspendForm, moderation_action
+from games.admin_actions import KeptRecordsMixin, ReasonForm, SuspendForm, moderation_action
 
 
 class SanctionInline(admin.TabularInline):
@@ -66,7 +66,7 @@ class PlayerAdmin(UserAdmin):
 
 
 @admin.register(Sanction)
-class SanctionAdmin(admin.ModelAdmin):
+class SanctionAdmin(KeptRecordsMixin, admin.ModelAdmin):
     list_display = ("created_at", "user", "kind", "ends_at", "lifted_at", "created_by")
     list_filter = ("kind",)
     readonly_fields = ("user", "kind", "reason", "ends_at", "lifted_at", "created_by",
@@ -82,14 +82,3 @@ class SanctionAdmin(admin.ModelAdmin):
 
     def has_sanction_permission(self, request):
         return request.user.has_perm(moderation.SANCTION_USERS)
-
-    def has_add_permission(self, request):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False
-
-    def get_actions(self, request):
-        actions = super().get_actions(request)
-        actions.pop("delete_selected", None)
-        return actions

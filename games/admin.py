@@ -12,6 +12,7 @@ from django.utils import timezone
 from games import moderation, services
 from games.admin_actions import (
     ExtendForm,
+    KeptRecordsMixin,
     ReasonForm,
     SeatReasonForm,
     moderation_action,
@@ -21,16 +22,10 @@ from games.models import Action, AuditEntry, ChatMessage, Game, Report, ReportSt
 STALLED_AFTER = timedelta(days=7)
 
 
-class ReadOnlyAdminMixin:
+class ReadOnlyAdminMixin(KeptRecordsMixin):
     """Visible, never editable by hand."""
 
-    def has_add_permission(self, request, obj=None):
-        return False
-
     def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
         return False
 
 
@@ -148,11 +143,6 @@ class GameAdmin(ModerateMixin, ReadOnlyAdminMixin, admin.ModelAdmin):
     def replay_verified(self, game):
         return services.game_replay_verify(game=game)
 
-    def get_actions(self, request):
-        actions = super().get_actions(request)
-        actions.pop("delete_selected", None)
-        return actions
-
 
 @admin.register(ChatMessage)
 class ChatMessageAdmin(ModerateMixin, ReadOnlyAdminMixin, admin.ModelAdmin):
@@ -191,7 +181,7 @@ class OpenFirstStatusFilter(admin.SimpleListFilter):
 
 
 @admin.register(Report)
-class ReportAdmin(admin.ModelAdmin):
+class ReportAdmin(KeptRecordsMixin, admin.ModelAdmin):
     list_display = ("id", "created_at", "target", "reason", "reporter", "player", "game",
                     "message", "status")
     list_filter = (OpenFirstStatusFilter, "target", "reason")
@@ -216,17 +206,6 @@ class ReportAdmin(admin.ModelAdmin):
 
     def has_handle_permission(self, request):
         return request.user.has_perm(moderation.HANDLE_REPORTS)
-
-    def has_add_permission(self, request):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False
-
-    def get_actions(self, request):
-        actions = super().get_actions(request)
-        actions.pop("delete_selected", None)
-        return actions
 
 
 @admin.register(AuditEntry)

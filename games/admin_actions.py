@@ -13,6 +13,18 @@ from django.template.response import TemplateResponse
 from games.exceptions import GameError
 
 
+class KeptRecordsMixin:
+    """Records moderation keeps: nobody adds or deletes them by hand (without the delete
+    permission Django also drops the bulk "delete selected" action); they change only through
+    audited actions."""
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+
 class ReasonForm(forms.Form):
     reason = forms.CharField(widget=forms.Textarea(attrs={"rows": 3}),
                              help_text="Recorded in the audit trail and, for sanctions, told to "

@@ -377,3 +377,17 @@ def test_a_banned_player_cannot_join(moderator):
 
     with pytest.raises(NotAllowed, match="banned"):
         services.game_join(game_id=game.pk, user=banned)
+
+
+def test_even_a_superuser_cannot_add_or_delete_kept_records():
+    """Games, reports, sanctions and the audit trail change only through audited actions: no
+    add or delete page and no bulk "delete selected" action, even for a superuser."""
+    client = admin_client(UserFactory(is_staff=True, is_superuser=True))
+    for model in ("games/game", "games/report", "accounts/sanction", "games/auditentry",
+                  "games/chatmessage"):
+        listing = client.get(f"/admin/{model}/")
+        assert listing.status_code == 200, model
+        form = listing.context["action_form"]  # None when a page has no actions at all
+        actions = [name for name, _label in form.fields["action"].choices] if form else []
+        assert "delete_selected" not in actions, model
+        assert client.get(f"/admin/{model}/add/").status_code == 403, model
