@@ -1,11 +1,28 @@
-"""Random play straight on an engine for the speed benchmarks: no describe, no JSON checks, just
+"""Random play for the engine speed benchmarks: through the conformance kit, or straight on the
+engine with no describe and no JSON checks, just
 `legal_actions` and `apply` (and `resolve` for chance or simultaneous steps)."""
 
 from __future__ import annotations
 
 import random
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+
+import pytest
+
+from tests.engines.conformance import play_random_game
+
+#: Engine benchmarks run only under `make bench` (pytest --benchmark-enable).
+BENCHMARKS_ONLY = pytest.mark.skipif(
+    "not config.getoption('benchmark_enable', False)", reason="needs --benchmark-enable"
+)
+
+
+def kit_games(engine, num_players: int, prefix: str = "bench", **options) -> Callable:
+    """A new random game through the conformance kit's player at each call (describe and JSON
+    checks included), for `benchmark(...)`."""
+    counter = iter(range(10**9))
+    return lambda: play_random_game(engine, num_players, f"{prefix}-{next(counter)}", **options)
 
 
 def decisions(engine, num_players: int, seed: str, chooser_seed: int) -> Iterator[tuple]:

@@ -3,14 +3,11 @@ one pick applied. Skipped unless pytest runs with --benchmark-enable (`make benc
 
 from __future__ import annotations
 
-import pytest
-
 from games.engines.seven_wonders import engine
 from tests.engines.conformance import play_random_game
+from tests.perf.engine_play import BENCHMARKS_ONLY, kit_games
 
-pytestmark = pytest.mark.skipif(
-    "not config.getoption('benchmark_enable', False)", reason="needs --benchmark-enable"
-)
+pytestmark = BENCHMARKS_ONLY
 
 
 def _mid_game_state():
@@ -30,12 +27,7 @@ def _mid_game_state():
 
 
 def test_full_random_seven_player_game(benchmark):
-    counter = iter(range(10**9))
-
-    def play():
-        return play_random_game(engine, 7, f"bench-{next(counter)}", chooser_seed=0)
-
-    game = benchmark(play)
+    game = benchmark(kit_games(engine, 7))
     assert engine.is_over(game.final_state)
 
 

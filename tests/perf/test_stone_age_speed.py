@@ -7,22 +7,20 @@ from __future__ import annotations
 import pytest
 
 from games.engines.stone_age import engine
-from tests.engines.conformance import play_random_game
-from tests.perf.engine_play import decisions, random_game, slowest_legal_actions
-
-pytestmark = pytest.mark.skipif(
-    "not config.getoption('benchmark_enable', False)", reason="needs --benchmark-enable"
+from tests.perf.engine_play import (
+    BENCHMARKS_ONLY,
+    decisions,
+    kit_games,
+    random_game,
+    slowest_legal_actions,
 )
+
+pytestmark = BENCHMARKS_ONLY
 
 
 @pytest.mark.parametrize("num_players", [2, 3, 4])
 def test_full_random_game(benchmark, num_players):
-    counter = iter(range(10**9))
-
-    def play():
-        return play_random_game(engine, num_players, f"bench-{next(counter)}", chooser_seed=0)
-
-    game = benchmark(play)
+    game = benchmark(kit_games(engine, num_players))
     assert engine.is_over(game.final_state)
 
 
@@ -39,12 +37,7 @@ def test_engine_only_random_game(benchmark, num_players):
 
 
 def test_full_bot_game_four_players(benchmark):
-    counter = iter(range(10**9))
-
-    def play():
-        return play_random_game(engine, 4, f"bench-bot-{next(counter)}", use_bot=1.0)
-
-    game = benchmark(play)
+    game = benchmark(kit_games(engine, 4, "bench-bot", use_bot=1.0))
     assert engine.is_over(game.final_state)
 
 
