@@ -1,6 +1,6 @@
 """Random play for the engine speed benchmarks: through the conformance kit, or straight on the
-engine with no describe and no JSON checks, just
-`legal_actions` and `apply` (and `resolve` for chance or simultaneous steps)."""
+engine with no describe and no JSON checks, just `legal_actions` and `apply` (and `resolve` for
+chance or simultaneous steps)."""
 
 from __future__ import annotations
 
