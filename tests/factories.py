@@ -19,3 +19,37 @@ class UserFactory(factory.django.DjangoModelFactory):
     def _save(user, create, extracted, **kwargs):
         if create:
             user.save()
+
+
+def committed():
+    """Runs the on-commit follow-ups (resolution, bot moves, deliveries) as a real commit would."""
+    from django.test import TestCase
+
+    return TestCase.captureOnCommitCallbacks(execute=True)
+
+
+def open_game(players=2, *, engine="toy", make_user=None, **options):
+    """A game of `engine` created by the first of `players` new users, the others joined."""
+    from games import services
+
+    users = [(make_user or UserFactory)() for _ in range(players)]
+    game = services.game_create(creator=users[0], engine_slug=engine, num_players=players,
+                                **options)
+    for user in users[1:]:
+        services.game_join(game_id=game.pk, user=user)
+    return game, users
+
+
+def started_game(players=2, *, engine="toy", make_user=None, seed=None, now=None, **options):
+    """An open game started with its follow-ups run; returns (game, users by seat number).
+    `seed` fixes the game's RNG (reproducible games); `now` is the start time."""
+    from games import services
+
+    game, users = open_game(players, engine=engine, make_user=make_user, **options)
+    if seed is not None:
+        type(game).objects.filter(pk=game.pk).update(seed=seed)
+    with committed():
+        game = services.game_start(game_id=game.pk, user=users[0],
+                                   **({"now": now} if now else {}))
+    by_seat = {seat.number: seat.user for seat in game.seats.all()}
+    return game, [by_seat[number] for number in range(players)]

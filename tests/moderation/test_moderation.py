@@ -7,19 +7,15 @@ from datetime import timedelta
 
 import pytest
 from django.contrib.auth.models import Group
-from django.test import Client, TestCase
+from django.test import Client
 
 from accounts.models import Sanction
 from games import services
 from games.models import AuditEntry, ChatMessage, Game, Report, Seat
 from notifications.models import Notification
-from tests.factories import UserFactory
+from tests.factories import UserFactory, committed, started_game
 
 pytestmark = pytest.mark.django_db
-
-
-def committed():
-    return TestCase.captureOnCommitCallbacks(execute=True)
 
 
 @pytest.fixture
@@ -36,15 +32,7 @@ def admin_client(user) -> Client:
 
 
 def started(players=2, **options):
-    users = [UserFactory() for _ in range(players)]
-    game = services.game_create(creator=users[0], engine_slug="toy", num_players=players,
-                                **options)
-    for user in users[1:]:
-        services.game_join(game_id=game.pk, user=user)
-    with committed():
-        game = services.game_start(game_id=game.pk, user=users[0])
-    by_seat = {seat.number: seat.user for seat in game.seats.all()}
-    return game, [by_seat[n] for n in range(players)]
+    return started_game(players, **options)
 
 
 def run_action(client, url, action, ids, **fields):

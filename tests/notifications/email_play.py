@@ -13,16 +13,10 @@ from pathlib import Path
 from allauth.account.models import EmailAddress
 from django.core import mail
 from django.core.management import call_command
-from django.test import TestCase
 
-from games import services as game_services
-from tests.factories import UserFactory
+from tests.factories import UserFactory, committed, started_game
 
 FIXTURES = Path(__file__).parent / "mail_replies"
-
-
-def committed():
-    return TestCase.captureOnCommitCallbacks(execute=True)
 
 
 def confirmed_player(**fields):
@@ -33,17 +27,7 @@ def confirmed_player(**fields):
 
 def started(engine="toy", players=2, *, seed: str | None = None, **options):
     """A started game of confirmed players; `seed` fixes the game's RNG (reproducible games)."""
-    users = [confirmed_player() for _ in range(players)]
-    game = game_services.game_create(creator=users[0], engine_slug=engine, num_players=players,
-                                     **options)
-    if seed is not None:
-        type(game).objects.filter(pk=game.pk).update(seed=seed)
-    for user in users[1:]:
-        game_services.game_join(game_id=game.pk, user=user)
-    with committed():
-        game = game_services.game_start(game_id=game.pk, user=users[0])
-    by_seat = {seat.number: seat.user for seat in game.seats.all()}
-    return game, [by_seat[n] for n in range(players)]
+    return started_game(players, engine=engine, make_user=confirmed_player, seed=seed, **options)
 
 
 def mails_to(user):

@@ -12,13 +12,13 @@ import time_machine
 from aiosmtpd.controller import Controller
 from django.core import mail
 from django.db import transaction
-from django.test import Client, TestCase
+from django.test import Client
 
 from games import services as game_services
 from games.models import Seat
 from notifications import services
 from notifications.models import Digest, EmailStatus, Notification, NotificationKind
-from tests.factories import UserFactory
+from tests.factories import UserFactory, committed, started_game
 
 pytestmark = pytest.mark.django_db
 
@@ -26,20 +26,8 @@ T0 = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
 HOUR = timedelta(hours=1)
 
 
-def committed():
-    return TestCase.captureOnCommitCallbacks(execute=True)
-
-
 def started(players=2, **options):
-    users = [UserFactory() for _ in range(players)]
-    game = game_services.game_create(creator=users[0], engine_slug="toy", num_players=players,
-                                     **options)
-    for user in users[1:]:
-        game_services.game_join(game_id=game.pk, user=user)
-    with committed():
-        game = game_services.game_start(game_id=game.pk, user=users[0], now=T0)
-    by_seat = {seat.number: seat.user for seat in game.seats.all()}
-    return game, [by_seat[n] for n in range(players)]
+    return started_game(players, now=T0, **options)
 
 
 def move(game, user, action):

@@ -6,14 +6,13 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 import time_machine
-from django.test import TestCase
 
 from accounts.services import VacationError, vacation_create, vacation_end
 from games import services
 from games.exceptions import NotAllowed
 from games.models import Game, GameStatus, Seat
 from notifications.models import Notification
-from tests.factories import UserFactory
+from tests.factories import UserFactory, committed, started_game
 
 pytestmark = pytest.mark.django_db
 
@@ -22,20 +21,8 @@ HOUR = timedelta(hours=1)
 DAY = timedelta(days=1)
 
 
-def committed():
-    return TestCase.captureOnCommitCallbacks(execute=True)
-
-
 def started(players=2, **options):
-    users = [UserFactory() for _ in range(players)]
-    game = services.game_create(creator=users[0], engine_slug="toy", num_players=players,
-                                **options)
-    for user in users[1:]:
-        services.game_join(game_id=game.pk, user=user)
-    with committed():
-        game = services.game_start(game_id=game.pk, user=users[0], now=T0)
-    by_seat = {seat.number: seat.user for seat in game.seats.all()}
-    return game, [by_seat[n] for n in range(players)]
+    return started_game(players, now=T0, **options)
 
 
 def seat(game, number) -> Seat:

@@ -6,7 +6,6 @@ from __future__ import annotations
 from datetime import timedelta
 
 import pytest
-from django.test import TestCase
 from django.utils import timezone
 
 from games import services
@@ -21,30 +20,12 @@ from games.exceptions import (
     StaleVersion,
 )
 from games.models import Action, ActionKind, Game, GameStatus
-from tests.factories import UserFactory
+from tests.factories import UserFactory, committed, open_game, started_game
 
 pytestmark = pytest.mark.django_db
 
 
-def committed():
-    """Runs the on-commit follow-ups (resolution, bot moves) as a real commit would."""
-    return TestCase.captureOnCommitCallbacks(execute=True)
-
-
-def make_game(players=2, **kwargs):
-    users = [UserFactory() for _ in range(players)]
-    game = services.game_create(creator=users[0], engine_slug="toy", num_players=players, **kwargs)
-    for user in users[1:]:
-        services.game_join(game_id=game.pk, user=user)
-    return game, users
-
-
-def started_game(players=2, **kwargs):
-    game, users = make_game(players, **kwargs)
-    with committed():
-        game = services.game_start(game_id=game.pk, user=users[0])
-    by_seat = {seat.number: seat.user for seat in game.seats.all()}
-    return game, [by_seat[number] for number in range(players)]
+make_game = open_game
 
 
 def submit(game, user, action, **kwargs):

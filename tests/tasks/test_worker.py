@@ -13,16 +13,14 @@ from games import services, tasks
 from games.models import Game
 from tests.conftest import wait_for
 from tests.engines.toy import toy_engine
-from tests.factories import UserFactory
+from tests.factories import open_game
 
 pytestmark = [pytest.mark.celery_worker, pytest.mark.django_db(transaction=True)]
 
 
 def started_toy_game(players=3):
-    users = [UserFactory() for _ in range(players)]
-    game = services.game_create(creator=users[0], engine_slug="toy", num_players=players)
-    for user in users[1:]:
-        services.game_join(game_id=game.pk, user=user)
+    """Started for real: the on-commit follow-ups go to the worker through the broker."""
+    game, users = open_game(players)
     game = services.game_start(game_id=game.pk, user=users[0])
     return game, {seat.number: seat.user for seat in game.seats.all()}
 
