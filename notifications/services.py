@@ -232,7 +232,6 @@ def deliver(*, notification_id: int, now: datetime | None = None) -> str:
     """Sends one pending notification if its time has come. Returns what happened; raises
     DeliveryFailed (after recording the attempt) so that the Celery task retries with backoff."""
     now = now or timezone.now()
-    failure = None
     with transaction.atomic():
         notification = (
             Notification.objects.select_for_update(skip_locked=True, of=("self",))
@@ -251,23 +250,32 @@ def deliver(*, notification_id: int, now: datetime | None = None) -> str:
             notification.email_status = EmailStatus.SKIPPED
             notification.save(update_fields=["email_status"])
             return "skipped"
-        notification.attempts += 1
-        try:
-            with timezone.override(notification.user.zone):
-                get_connection().send_messages([build_email(notification, now)])
-        except Exception as error:
-            notification.last_error = f"{type(error).__name__}: {error}"[:2000]
-            if notification.attempts >= MAX_ATTEMPTS:
-                notification.email_status = EmailStatus.FAILED
-            else:
-                failure = DeliveryFailed(notification.last_error)
-        else:
-            notification.email_status = EmailStatus.SENT
-            notification.sent_at = now
-        notification.save(update_fields=["attempts", "last_error", "email_status", "sent_at"])
+        with timezone.override(notification.user.zone):
+            failure = _send_attempt(notification, lambda: build_email(notification, now), now)
     if failure is not None:
         raise failure
     return "sent" if notification.email_status == EmailStatus.SENT else "failed"
+
+
+def _send_attempt(row, build_message, now: datetime) -> DeliveryFailed | None:
+    """One send of a locked outbox row (a Notification or an EmailReply): counts the attempt and
+    records the outcome on the row. Returns the error for the caller to raise once the record
+    is committed (so the task retries), or None when sent or out of attempts."""
+    row.attempts += 1
+    failure = None
+    try:
+        get_connection().send_messages([build_message()])
+    except Exception as error:
+        row.last_error = f"{type(error).__name__}: {error}"[:2000]
+        if row.attempts >= MAX_ATTEMPTS:
+            row.email_status = EmailStatus.FAILED
+        else:
+            failure = DeliveryFailed(row.last_error)
+    else:
+        row.email_status = EmailStatus.SENT
+        row.sent_at = now
+    row.save(update_fields=["attempts", "last_error", "email_status", "sent_at"])
+    return failure
 
 
 def pending_ids(now: datetime, limit: int = 500) -> list[int]:
@@ -358,7 +366,6 @@ def email_reply_deliver(*, reply_id: int, now: datetime | None = None) -> str:
     from notifications.models import EmailReply
 
     now = now or timezone.now()
-    failure = None
     with transaction.atomic():
         reply = (EmailReply.objects.select_for_update(skip_locked=True)
                  .filter(pk=reply_id, email_status=EmailStatus.PENDING).first())
@@ -372,19 +379,7 @@ def email_reply_deliver(*, reply_id: int, now: datetime | None = None) -> str:
         )
         if reply.html:
             message.attach_alternative(reply.html, "text/html")
-        reply.attempts += 1
-        try:
-            get_connection().send_messages([message])
-        except Exception as error:
-            reply.last_error = f"{type(error).__name__}: {error}"[:2000]
-            if reply.attempts >= MAX_ATTEMPTS:
-                reply.email_status = EmailStatus.FAILED
-            else:
-                failure = DeliveryFailed(reply.last_error)
-        else:
-            reply.email_status = EmailStatus.SENT
-            reply.sent_at = now
-        reply.save(update_fields=["attempts", "last_error", "email_status", "sent_at"])
+        failure = _send_attempt(reply, lambda: message, now)
     if failure is not None:
         raise failure
     return "sent" if reply.email_status == EmailStatus.SENT else "failed"
