@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import copy
 import hashlib
+import json
 from abc import ABC, abstractmethod
 from typing import Any
 
@@ -236,9 +237,50 @@ class Engine(ABC):
             raise IllegalAction(f"It is not seat {seat}'s turn to act.")
 
 
-def require_choice(action: Action, legal: list[Action]) -> None:
-    """The common legality check: `action` must equal one of the listed legal actions."""
+#: Deeper JSON than any engine's action is refused before it is serialised (a bomb of nested
+#: lists must not cost a recursion error or seconds of CPU).
+MAX_ACTION_DEPTH = 8
+
+
+def _depth_ok(value: Any, depth: int) -> bool:
+    if depth > MAX_ACTION_DEPTH:
+        return False
+    if isinstance(value, dict):
+        return all(isinstance(key, str) and _depth_ok(item, depth + 1)
+                   for key, item in value.items())
+    if isinstance(value, (list, tuple)):
+        return all(_depth_ok(item, depth + 1) for item in value)
+    return True
+
+
+def canonical_action(action: Any) -> str:
+    """The canonical JSON text of an action: sorted keys, no spaces, types kept (1, 1.0 and true
+    are three different texts). Two actions are the same move exactly when these are equal; never
+    compare decoded JSON with `==`, for which 1 == 1.0 == True. Raises IllegalAction for what is
+    not a JSON object of plain JSON values."""
     if not isinstance(action, dict):
         raise IllegalAction("An action must be a JSON object.")
-    if action not in legal:
-        raise IllegalAction("That action is not one of the legal actions now.")
+    if not _depth_ok(action, 1):
+        raise IllegalAction("That action is nested too deeply to be any legal action.")
+    try:
+        return json.dumps(action, sort_keys=True, separators=(",", ":"), ensure_ascii=False,
+                          allow_nan=False)
+    except (TypeError, ValueError):
+        raise IllegalAction("An action must contain only JSON values.") from None
+
+
+def match_legal(action: Any, legal: list[Action]) -> Action:
+    """The listed legal action that `action` is, compared as canonical JSON; raises IllegalAction
+    when there is none. Callers apply the returned (listed) action, never the one they were sent,
+    so no client-made value ever reaches the state."""
+    wanted = canonical_action(action)
+    for candidate in legal:
+        if canonical_action(candidate) == wanted:
+            return candidate
+    raise IllegalAction("That action is not one of the legal actions now.")
+
+
+def require_choice(action: Action, legal: list[Action]) -> Action:
+    """The common legality check: `action` must be one of the listed legal actions, as canonical
+    JSON. Returns the listed action."""
+    return match_legal(action, legal)
