@@ -1,4 +1,7 @@
-"""The custom user model: a player with a timezone, reminder and email habits, and vacations."""
+"""The custom user model: a player with a timezone, reminder and email habits, and vacations.
+
+A display name may not pass for another player (accounts.names), and a saved password change
+revokes the player's API tokens, whatever changed it (web form, reset link, admin, shell)."""
 
 from __future__ import annotations
 
@@ -9,7 +12,9 @@ from django.conf import settings
 from django.contrib.auth.models import AbstractUser
 from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator
-from django.db import models
+from django.db import models, transaction
+
+from accounts import names
 
 
 def validate_timezone(value: str) -> None:
@@ -17,8 +22,37 @@ def validate_timezone(value: str) -> None:
         raise ValidationError(f"{value!r} is not a known time zone (e.g. Europe/Rome).")
 
 
+def validate_display_name_characters(value: str) -> None:
+    try:
+        names.check_characters(value)
+    except names.NameProblem as problem:
+        raise ValidationError(str(problem), code="display_name_characters") from problem
+
+
+def validate_display_name(value: str, *, user=None) -> None:
+    """Refuses a display name with hidden or direction-changing characters, or one that looks
+    like another player's username or display name (`user` is the player choosing it)."""
+    validate_display_name_characters(value)
+    validate_display_name_is_nobody_elses(value, user=user)
+
+
+def validate_display_name_is_nobody_elses(value: str, *, user=None) -> None:
+    if not value:
+        return
+    others = User.objects.all() if user is None or user.pk is None else (
+        User.objects.exclude(pk=user.pk))
+    taken = names.imitated_name(value, (
+        name for pair in others.values_list("username", "display_name").iterator(2000)
+        for name in pair))
+    if taken is not None:
+        raise ValidationError(
+            "This display name looks like another player's name; please choose another.",
+            code="display_name_taken")
+
+
 class User(AbstractUser):
-    display_name = models.CharField(max_length=40, blank=True)
+    display_name = models.CharField(max_length=40, blank=True,
+                                    validators=[validate_display_name_characters])
     timezone = models.CharField(max_length=64, default="UTC", validators=[validate_timezone])
     # A reminder goes out when this share of the move's time, or these hours, remain: whichever
     # comes later (so a long move is reminded 2 hours before, a 1-hour move at 15 minutes).
@@ -43,6 +77,40 @@ class User(AbstractUser):
 
     class Meta:
         db_table = "accounts_user"
+
+    def clean(self):
+        super().clean()
+        self.display_name = (self.display_name or "").strip()
+        try:
+            validate_display_name_is_nobody_elses(self.display_name, user=self)
+        except ValidationError as error:
+            raise ValidationError({"display_name": error.messages}) from error
+
+    def save(self, *args, **kwargs):
+        update_fields = kwargs.get("update_fields")
+        revoke_tokens = self._password_change_pending(update_fields)
+        with transaction.atomic():
+            super().save(*args, **kwargs)
+            if revoke_tokens:
+                from rest_framework.authtoken.models import Token
+
+                # A token outliving a password change would keep a thief in after the reset.
+                Token.objects.filter(user_id=self.pk).delete()
+
+    def _password_change_pending(self, update_fields) -> bool:
+        """Whether this save stores a new password: set_password() was called (Django's own
+        marker, which its hash upgrade on login clears, since that is not a change), or the
+        password was made unusable."""
+        if self.pk is None or self._state.adding:
+            return False
+        if update_fields is not None and "password" not in update_fields:
+            return False
+        if self._password is not None:
+            return True
+        if self.has_usable_password():
+            return False
+        stored = type(self).objects.filter(pk=self.pk).values_list("password", flat=True).first()
+        return stored is not None and stored != self.password
 
     @property
     def public_name(self) -> str:

@@ -1,14 +1,41 @@
-"""Player account changes: vacations (which pause the player's clocks in every game)."""
+"""Player account changes: vacations (which pause the player's clocks in every game), and the
+password check behind API token logins (which spends allauth's failed-login allowance)."""
 
 from __future__ import annotations
 
 from datetime import datetime, timedelta
 
+from allauth.account.adapter import get_adapter
 from django.conf import settings
+from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
 
 from accounts.models import Vacation
+
+
+class LoginLocked(Exception):
+    """Too many failed logins for this account (or from this address) within the window."""
+
+
+def password_login(request, *, login: str, password: str):
+    """The active account that `login` (username or email address) and `password` open, or
+    None. Goes through allauth's adapter as the web login form does, so both spend and respect
+    the same failed-login allowance (ACCOUNT_RATE_LIMITS["login_failed"]); raises LoginLocked
+    while it is used up, even for the right password."""
+    login = login.strip()
+    credentials = {"username": login}
+    if "@" in login:
+        credentials["email"] = login
+    try:
+        user = get_adapter(request).authenticate(request, password=password, **credentials)
+    except ValidationError as error:
+        if error.code == "too_many_login_attempts":
+            raise LoginLocked(str(error.message)) from error
+        raise
+    if user is None or not user.is_active:
+        return None
+    return user
 
 
 class VacationError(Exception):

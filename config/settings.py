@@ -21,14 +21,28 @@ DATA_DIR = Path(env.str("DATA_DIR", default=str(BASE_DIR / "var"))).resolve()
 DATA_DIR.mkdir(parents=True, exist_ok=True)
 
 DEBUG = env.bool("DJANGO_DEBUG", default=True)
+_DEVELOPMENT_SECRET_KEY = (
+    "insecure-development-key-only-for-the-embedded-defaults-never-in-production"
+)
+#: Shortest DJANGO_SECRET_KEY production accepts (Django's own deployment check asks for 50).
+MIN_SECRET_KEY_LENGTH = 50
 if DEBUG:
-    SECRET_KEY = env.str(
-        "DJANGO_SECRET_KEY",
-        default="insecure-development-key-only-for-the-embedded-defaults-never-in-production",
-    )
+    SECRET_KEY = env.str("DJANGO_SECRET_KEY", default=_DEVELOPMENT_SECRET_KEY)
 else:
-    # Production must bring its own secret: refusing to start beats running on a public key.
+    # Production must bring its own long secret: refusing to start beats signing sessions,
+    # password-reset links and email reply addresses with a guessable key.
+    from django.core.exceptions import ImproperlyConfigured
+
     SECRET_KEY = env.str("DJANGO_SECRET_KEY")
+    if SECRET_KEY == _DEVELOPMENT_SECRET_KEY or SECRET_KEY.startswith("django-insecure-"):
+        raise ImproperlyConfigured(
+            "DJANGO_SECRET_KEY is a development key; production (DJANGO_DEBUG=false) needs its "
+            "own random key, e.g. python -c 'import secrets; print(secrets.token_urlsafe(64))'.")
+    if len(SECRET_KEY) < MIN_SECRET_KEY_LENGTH or len(set(SECRET_KEY)) < 5:
+        raise ImproperlyConfigured(
+            f"DJANGO_SECRET_KEY has {len(SECRET_KEY)} characters; production "
+            f"(DJANGO_DEBUG=false) needs a random key of at least {MIN_SECRET_KEY_LENGTH}, "
+            "e.g. python -c 'import secrets; print(secrets.token_urlsafe(64))'.")
 #: Earlier keys, still accepted when checking signatures, so rotating the key keeps sessions,
 #: unsubscribe links and the reply addresses of emails already sent working.
 SECRET_KEY_FALLBACKS = env.list("DJANGO_SECRET_KEY_FALLBACKS", default=[])
@@ -62,6 +76,7 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
+    "csp.middleware.CSPMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
@@ -134,11 +149,15 @@ LOGIN_URL = "account_login"
 LOGIN_REDIRECT_URL = "games:lobby"
 SITE_ID = 1
 
-# django-allauth: sign in with username or email; email verification is sent and optional
-# (a player can play before confirming, but a confirmed address is needed for email play).
+# django-allauth: sign in with username or email; a new player confirms the address first
+# (see ACCOUNT_EMAIL_VERIFICATION below), and a confirmed address is needed for email play.
 ACCOUNT_LOGIN_METHODS = {"username", "email"}
 ACCOUNT_SIGNUP_FIELDS = ["email*", "username*", "password1*", "password2*"]
-ACCOUNT_EMAIL_VERIFICATION = env.str("ACCOUNT_EMAIL_VERIFICATION", default="optional")
+# "mandatory": a new player confirms the address before the first login. That is what lets
+# signup answer the same whether or not the address is registered (a known address gets an
+# "you already have an account" email instead of an error); "optional" lets players in at once
+# but tells a stranger which addresses have accounts.
+ACCOUNT_EMAIL_VERIFICATION = env.str("ACCOUNT_EMAIL_VERIFICATION", default="mandatory")
 ACCOUNT_UNIQUE_EMAIL = True
 ACCOUNT_LOGOUT_ON_GET = False
 ACCOUNT_DEFAULT_HTTP_PROTOCOL = "https" if not DEBUG else "http"
@@ -151,6 +170,20 @@ USE_TZ = True
 STATIC_URL = "static/"
 STATIC_ROOT = Path(env.str("STATIC_ROOT", default=str(DATA_DIR / "static")))
 STATIC_ROOT.mkdir(parents=True, exist_ok=True)
+# Signup and password reset never reveal whether an address has an account.
+ACCOUNT_PREVENT_ENUMERATION = True
+# Failed logins are counted per account (accounts.adapter), shared by the web login and the
+# API token login: LOGIN_FAILURES_PER_ACCOUNT wrong passwords within LOGIN_FAILURE_WINDOW_SECONDS
+# lock that account's password login for the rest of the window, from any address.
+ACCOUNT_ADAPTER = "accounts.adapter.AccountAdapter"
+LOGIN_FAILURES_PER_ACCOUNT = env.int("LOGIN_FAILURES_PER_ACCOUNT", default=5)
+LOGIN_FAILURE_WINDOW_SECONDS = env.int("LOGIN_FAILURE_WINDOW_SECONDS", default=300)
+LOGIN_FAILURES_PER_ADDRESS_PER_MINUTE = env.int("LOGIN_FAILURES_PER_ADDRESS_PER_MINUTE",
+                                                default=10)
+ACCOUNT_RATE_LIMITS = {
+    "login_failed": f"{LOGIN_FAILURES_PER_ADDRESS_PER_MINUTE}/m/ip,"
+                    f"{LOGIN_FAILURES_PER_ACCOUNT}/{LOGIN_FAILURE_WINDOW_SECONDS}s/key",
+}
 STATICFILES_DIRS = [BASE_DIR / "static"]
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
@@ -286,7 +319,37 @@ CELERY_BEAT_SCHEDULE["deliver-pending-email-replies"] = {
     "schedule": timedelta(minutes=1),
 }
 
-# ---- security (production) ---------------------------------------------------------------------
+# ---- security ----------------------------------------------------------------------------------
+#: How many reverse proxies we run in front of the app. Each appends the address it saw to
+#: X-Forwarded-For, so the client is the NUM_PROXIES-th address from the right; with 0 (the
+#: default: nothing in front) the header is ignored and REMOTE_ADDR names the client. A larger
+#: number than the real one lets clients choose their own address for every rate limit.
+NUM_PROXIES = env.int("NUM_PROXIES", default=0)
+REST_FRAMEWORK["NUM_PROXIES"] = NUM_PROXIES  # DRF throttles (token login, chat, anon, user)
+ALLAUTH_TRUSTED_PROXY_COUNT = NUM_PROXIES  # allauth's login, signup and reset rate limits
+# (gunicorn trusts X-Forwarded-Proto only from FORWARDED_ALLOW_IPS: see config/gunicorn.py.)
+
+# Content-Security-Policy (django-csp): scripts and <style> elements only from our own static
+# files or carrying this response's nonce ({{ request.csp_nonce }}); style attributes stay
+# allowed (allauth and DRF templates hide elements with them; they cannot run code).
+from csp.constants import NONCE, NONE, SELF, UNSAFE_INLINE  # noqa: E402 - kept with its use
+
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": [SELF],
+        "script-src": [SELF, NONCE],
+        "style-src": [SELF, NONCE],
+        "style-src-attr": [UNSAFE_INLINE],
+        "img-src": [SELF, "data:"],
+        "connect-src": [SELF],
+        "font-src": [SELF],
+        "object-src": [NONE],
+        "base-uri": [SELF],
+        "form-action": [SELF],
+        "frame-ancestors": [NONE],
+    },
+}
+
 if not DEBUG:
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
     SECURE_SSL_REDIRECT = env.bool("DJANGO_SECURE_SSL_REDIRECT", default=True)
@@ -303,3 +366,5 @@ LOGGING = {
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": env.str("LOG_LEVEL", default="INFO")},
 }
+    # gunicorn only passes X-Forwarded-Proto on from FORWARDED_ALLOW_IPS, so a client talking
+    # to gunicorn directly cannot claim https.

@@ -1,0 +1,37 @@
+"""django-allauth adapter: failed logins are counted per account, not per typed login.
+
+allauth's "login_failed" limiter keys its per-key counter on the login string as typed, so
+"alice", "ALICE" and "alice@example.com" would each get their own allowance. Keying it on the
+account they name means every way of naming one account (web form, API token login, username
+or email) spends one shared allowance, and a successful password reset clears that account's
+counter. Logins that name no account keep allauth's own key (they cannot succeed anyway).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from allauth.account.adapter import DefaultAccountAdapter
+from allauth.account.utils import filter_users_by_email, filter_users_by_username
+from django.contrib.sites.shortcuts import get_current_site
+
+
+def account_for_login(login: str):
+    """The one account a login (email address or username) names, or None."""
+    login = (login or "").strip()
+    if not login:
+        return None
+    if "@" in login:
+        users = filter_users_by_email(login, prefer_verified=True)
+        if len(users) == 1:
+            return users[0]
+    return filter_users_by_username(login).first()
+
+
+class AccountAdapter(DefaultAccountAdapter):
+    def _get_login_attempts_cache_key(self, request, **credentials: Any) -> str:
+        login = credentials.get("email") or credentials.get("username") or ""
+        account = account_for_login(login)
+        if account is None:
+            return super()._get_login_attempts_cache_key(request, **credentials)
+        return f"{get_current_site(request).domain}:account:{account.pk}"
