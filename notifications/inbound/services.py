@@ -21,6 +21,7 @@ from django.db import IntegrityError, transaction
 from django.template.loader import render_to_string
 from django.utils import timezone
 
+from config.celery import publish_after_commit
 from notifications.inbound import context as play
 from notifications.inbound import tokens
 from notifications.inbound.commands import (
@@ -159,7 +160,7 @@ def _send(inbound: InboundMessage, *, to: str, context: dict, reply_to: str = ""
             text=render_to_string(f"{_REPLY_TEMPLATE}.txt", context),
             html=render_to_string(f"{_REPLY_TEMPLATE}.html", context),
         )
-    transaction.on_commit(lambda: tasks.deliver_email_reply.delay(reply.pk))
+    publish_after_commit(tasks.deliver_email_reply, reply.pk)
     return reply
 
 
