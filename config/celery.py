@@ -1,7 +1,11 @@
-"""The Celery application; tasks live in each app's tasks.py."""
+"""The Celery application (tasks live in each app's tasks.py), and the one way the project
+queues a task once a transaction has committed."""
 
+import logging
 import os
 
+import kombu.exceptions
+import redis.exceptions
 from celery import Celery
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
@@ -9,3 +13,26 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 app = Celery("turnpost")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
+
+logger = logging.getLogger(__name__)
+
+#: What publishing raises when the broker is down or unreachable.
+BROKER_ERRORS = (kombu.exceptions.OperationalError, redis.exceptions.RedisError, OSError)
+
+
+def publish_after_commit(task, *args, **kwargs) -> None:
+    """Queues `task(*args, **kwargs)` once the current transaction commits (at once outside
+    one). The change it follows is already committed, so a broker outage must not turn it into
+    an error: the failure is logged and the beat safety nets (resolve_pending_games,
+    play_pending_bot_moves, deliver_pending_notifications, deliver_pending_email_replies) do
+    the work on their next round."""
+    from django.db import transaction
+
+    def publish() -> None:
+        try:
+            task.apply_async(args, kwargs)
+        except BROKER_ERRORS:
+            logger.warning("Could not queue %s%r (broker unreachable); the beat safety net will "
+                           "pick it up", task.name, args, exc_info=True)
+
+    transaction.on_commit(publish)
