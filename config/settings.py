@@ -50,6 +50,10 @@ ALLOWED_HOSTS = env.list("DJANGO_ALLOWED_HOSTS", default=["127.0.0.1", "localhos
 CSRF_TRUSTED_ORIGINS = env.list("DJANGO_CSRF_TRUSTED_ORIGINS", default=[])
 #: Days of vacation a player may take per calendar year.
 VACATION_DAYS_PER_YEAR = env.int("VACATION_DAYS_PER_YEAR", default=21)
+#: Invitations one player may send per hour (every request counts, whoever it names).
+GAME_INVITATIONS_PER_HOUR = env.int("GAME_INVITATIONS_PER_HOUR", default=20)
+#: An invitation is answered no sooner than this, whether it named a player or nobody.
+GAME_INVITATION_MIN_SECONDS = env.float("GAME_INVITATION_MIN_SECONDS", default=0.25)
 #: Public address of the site, used for links in emails.
 SITE_URL = env.str("SITE_URL", default="http://127.0.0.1:8000").rstrip("/")
 

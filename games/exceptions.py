@@ -70,3 +70,15 @@ class ChatThrottled(GameError):
 class ReportError(GameError):
     code = "invalid_report"
     status = 400
+
+
+class InvitationError(GameError):
+    code = "invalid_invitation"
+    status = 400
+
+
+class InvitationsThrottled(GameError):
+    """The inviter reached the hourly invitation limit (GAME_INVITATIONS_PER_HOUR)."""
+
+    code = "throttled"
+    status = 429

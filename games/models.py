@@ -1,4 +1,5 @@
-"""Games, their seats, the append-only action log and idempotency records."""
+"""Games, their seats, the append-only action log, idempotency records, chat, moderation and
+invitations."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ from datetime import timedelta
 from django.conf import settings
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
+from django.utils import timezone
 
 MIN_TIME_PER_MOVE = timedelta(hours=1)
 MAX_TIME_PER_MOVE = timedelta(days=14)
@@ -288,3 +290,37 @@ class AuditEntry(models.Model):
 
     def __str__(self) -> str:
         return f"{self.actor} {self.action} {self.target_type} #{self.target_id}"
+
+
+class GameInvitation(models.Model):
+    """A player asked another to join an open game: at most one per game and invitee, so an
+    invitation is notified once however often it is repeated. While the game is open the invitee
+    may see it and join, even when it is private (no spectators)."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="invitations")
+    invitee = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
+                                related_name="game_invitations")
+    inviter = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
+                                related_name="+")
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "invitee"], name="one_invitation_per_invitee"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.invitee} invited to game {self.game_id}"
+
+
+class InvitationAttempt(models.Model):
+    """One invitation request, whatever became of it (sent, repeated, unknown address): the
+    hourly limit counts these, so hitting it says nothing about who has an account."""
+
+    inviter = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
+                                related_name="+")
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        indexes = [models.Index(fields=["inviter", "created_at"])]

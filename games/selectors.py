@@ -48,7 +48,12 @@ def viewer_seat_number(game: Game, user) -> int | None:
 
 
 def can_view(game: Game, user) -> bool:
-    return game.allow_spectators or seat_of(game, user) is not None
+    """Anyone, when spectators are allowed; otherwise the players, and while the game is open
+    the people they invited (so that they can join)."""
+    if game.allow_spectators or seat_of(game, user) is not None:
+        return True
+    return (game.status == GameStatus.OPEN and user is not None and user.is_authenticated
+            and game.invitations.filter(invitee=user).exists())
 
 
 def game_view_for(game: Game, user) -> dict[str, Any] | None:

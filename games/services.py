@@ -11,10 +11,15 @@ import hashlib
 import json
 import re
 import secrets
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
+from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
@@ -31,6 +36,8 @@ from games.exceptions import (
     IllegalMove,
     InvalidGameSetup,
     InvalidTransition,
+    InvitationError,
+    InvitationsThrottled,
     LobbyError,
     NotAllowed,
     ReportError,
@@ -48,14 +55,18 @@ from games.models import (
     ActionSource,
     ChatMessage,
     Game,
+    GameInvitation,
     GameStatus,
     IdempotencyRecord,
+    InvitationAttempt,
     Report,
     ReportReason,
     ReportStatus,
     ReportTarget,
     Seat,
 )
+from games.selectors import user_by_login
+from games.text import visible_text
 
 
 @dataclass(frozen=True)
@@ -792,17 +803,84 @@ def player_clocks_recompute(*, user, now: datetime | None = None) -> int:
     return count
 
 
-def game_invite(*, game_id: int, inviter, invitee) -> None:
-    """Invites another player to an open game (they get a notification with the link)."""
+INVITATION_WINDOW = timedelta(hours=1)
+MAX_LOGIN_LENGTH = 254  # the longest email address
+
+
+def _names_inviter(inviter, login: str) -> bool:
+    """Whether `login` is the inviter's own username or email: saying so reveals nothing."""
+    own = {inviter.username.casefold(), (inviter.email or "").casefold()} - {""}
+    return login.casefold() in own
+
+
+def _invitation_attempt_count(inviter, now: datetime) -> None:
+    """Counts one invitation request against the inviter's hourly limit, or refuses it. The count
+    lives in the database (not only a cache), and the inviter's row is locked so that parallel
+    requests cannot all slip under the limit."""
+    get_user_model().objects.select_for_update().filter(pk=inviter.pk).values_list("pk").get()
+    limit = settings.GAME_INVITATIONS_PER_HOUR
+    InvitationAttempt.objects.filter(inviter=inviter,
+                                     created_at__lte=now - INVITATION_WINDOW).delete()
+    recent = list(InvitationAttempt.objects.filter(inviter=inviter)
+                  .order_by("created_at").values_list("created_at", flat=True)[:limit])
+    if len(recent) >= limit:
+        wait = max(recent[0] + INVITATION_WINDOW - now, timedelta(0))
+        minutes = max(1, -(-int(wait.total_seconds()) // 60))
+        raise InvitationsThrottled(
+            f"You can send {limit} invitations an hour; try again in {minutes} minute(s).",
+            details={"limit": limit, "retry_after_seconds": int(wait.total_seconds())},
+        )
+    InvitationAttempt.objects.create(inviter=inviter, created_at=now)
+
+
+@contextmanager
+def _lasting_at_least(seconds: float) -> Iterator[None]:
+    """Pads the block to `seconds`, so that how long it took does not tell which way it went."""
+    started = time.monotonic()
+    try:
+        yield
+    finally:
+        time.sleep(max(0.0, seconds - (time.monotonic() - started)))
+
+
+def game_invite(*, game_id: int, inviter, login: str, now: datetime | None = None) -> None:
+    """A seated player invites someone, named by username or email, to an open game.
+
+    The answer never depends on the person named: whether they have an account, an email
+    address or notifications on, are already seated or already invited, the request succeeds
+    the same way and counts against the inviter's hourly limit; only a new invitation (one per
+    game and invitee) notifies anyone. Errors speak of the inviter and the game alone. Writing
+    an invitation and its notification takes a few milliseconds more than naming nobody, so the
+    call lasts at least GAME_INVITATION_MIN_SECONDS (padded after the transaction, no lock
+    held)."""
+    with _lasting_at_least(settings.GAME_INVITATION_MIN_SECONDS):
+        _game_invite(game_id=game_id, inviter=inviter, login=login, now=_now(now))
+
+
+def _game_invite(*, game_id: int, inviter, login: str, now: datetime) -> None:
+    _require_unrestricted(inviter)
+    login = (login or "").strip()
+    if not login or len(login) > MAX_LOGIN_LENGTH:
+        raise InvitationError("Name the player to invite by their username or email address.")
+    if _names_inviter(inviter, login):
+        raise InvitationError("You cannot invite yourself.")
     with transaction.atomic():
         game = _locked_game(game_id)
         if game.status != GameStatus.OPEN:
             raise LobbyError("Only open games take invitations.")
-        if not game.seats.filter(user=inviter).exists():
+        seated = set(game.seats.filter(user__isnull=False).values_list("user_id", flat=True))
+        if inviter.pk not in seated:
             raise NotAllowed("Only players in the game can invite others.")
-        if game.seats.filter(user=invitee).exists():
-            raise LobbyError(f"{invitee.public_name} is already in this game.")
-        _emit(game.pk, "invitation", [], invitee_id=invitee.pk, inviter_id=inviter.pk)
+        if game.seats.count() >= game.num_players:
+            raise LobbyError("This game is full.")
+        _invitation_attempt_count(inviter, now)
+        invitee = user_by_login(login)
+        if invitee is None or invitee.pk in seated:
+            return
+        _, created = GameInvitation.objects.get_or_create(
+            game=game, invitee=invitee, defaults={"inviter": inviter, "created_at": now})
+        if created:
+            _emit(game.pk, "invitation", [], invitee_id=invitee.pk, inviter_id=inviter.pk)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -817,9 +895,11 @@ def chat_post(*, game_id: int, user, body: str, now: datetime | None = None) -> 
     """A seated player writes in the game's chat; @username mentions notify those players."""
     now = _now(now)
     _require_unrestricted(user)
-    text = (body or "").strip()
+    # Zero-width spaces, bidi marks and the like are trimmed like spaces: a message of nothing
+    # else would show as an empty line.
+    text = visible_text(body)
     if not text:
-        raise ChatError("A message cannot be empty.")
+        raise ChatError("A message cannot be empty: it has no visible characters.")
     if len(text) > CHAT_MESSAGE_MAX_LENGTH:
         raise ChatError(f"A message can be at most {CHAT_MESSAGE_MAX_LENGTH} characters.")
     with transaction.atomic():

@@ -19,6 +19,8 @@ from games.forms import GameCreateForm
 from games.models import ActionSource, GameStatus, ReportReason
 
 LOG_ENTRIES_SHOWN = 30
+INVITATION_SENT = ("Invitation sent, if that name or email belongs to a player who is not in "
+                   "this game yet.")
 
 
 def lobby(request):
@@ -162,16 +164,14 @@ def game_add_bot(request, game_id):
 @require_POST
 def game_invite(request, game_id):
     _visible_game(request, game_id)
-    invitee = selectors.user_by_login(request.POST.get("username", ""))
-    if invitee is None:
-        messages.error(request, "There is no player with that name or email.")
-        return redirect("games:detail", game_id=game_id)
     try:
-        services.game_invite(game_id=game_id, inviter=request.user, invitee=invitee)
+        services.game_invite(game_id=game_id, inviter=request.user,
+                             login=request.POST.get("username", ""))
     except GameError as error:
         messages.error(request, error.message)
     else:
-        messages.success(request, f"{invitee.public_name} was invited.")
+        # The same words whoever was named: the page must not tell who has an account.
+        messages.success(request, INVITATION_SENT)
     return redirect("games:detail", game_id=game_id)
 
 

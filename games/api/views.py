@@ -95,16 +95,19 @@ class GameViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Gen
             services.seat_mark_seen(game=game, user=request.user)
         return self._detail(game)
 
-    @extend_schema(request=InviteSerializer, responses={204: None},
-                   description="Invite another player to this open game (they are notified).")
+    @extend_schema(
+        request=InviteSerializer, responses={204: None},
+        description="Invite someone, by username or email, to this open game. The answer is "
+                    "the same whoever is named (an account or not, already invited or seated): "
+                    "only a first invitation of an existing player notifies them. Limited to "
+                    "GAME_INVITATIONS_PER_HOUR requests an hour (429).",
+    )
     @route(detail=True, methods=["post"])
     def invite(self, request, pk=None):
         serializer = InviteSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
-        invitee = selectors.user_by_login(serializer.validated_data["username"])
-        if invitee is None:
-            raise ValidationError({"username": "There is no player with that name or email."})
-        services.game_invite(game_id=self.get_object().pk, inviter=request.user, invitee=invitee)
+        services.game_invite(game_id=self.get_object().pk, inviter=request.user,
+                             login=serializer.validated_data["username"])
         return Response(status=status.HTTP_204_NO_CONTENT)
 
     @extend_schema(request=None, responses={200: GameDetailSerializer},
