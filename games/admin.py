@@ -1,13 +1,23 @@
 """Moderation in the Django admin. Game state and the action log are read-only; every change is
-an admin action that goes through games.moderation (which audits it)."""
+an admin action that goes through games.moderation (which audits it).
+
+Staff see a game as a spectator does (the engine's public view, described moves): never the
+seed, hands, deck order or pending picks. A superuser may reveal those on a separate page, one
+audited request at a time."""
 
 from __future__ import annotations
 
+import json
 from datetime import timedelta
 
 from django.contrib import admin
+from django.core.exceptions import PermissionDenied
 from django.db.models import Count, Q
+from django.shortcuts import get_object_or_404
+from django.template.response import TemplateResponse
+from django.urls import path
 from django.utils import timezone
+from django.utils.html import format_html
 
 from games import moderation, services
 from games.admin_actions import (
@@ -17,9 +27,14 @@ from games.admin_actions import (
     SeatReasonForm,
     moderation_action,
 )
+from games.engines.registry import UnknownEngine, get_engine
 from games.models import Action, AuditEntry, ChatMessage, Game, Report, ReportStatus, Seat
 
 STALLED_AFTER = timedelta(days=7)
+
+
+def _json(value, indent: int | None = None) -> str:
+    return json.dumps(value, indent=indent, sort_keys=True, ensure_ascii=False)
 
 
 class ReadOnlyAdminMixin(KeptRecordsMixin):
@@ -42,10 +57,13 @@ class SeatInline(ReadOnlyAdminMixin, admin.TabularInline):
 
 
 class ActionInline(ReadOnlyAdminMixin, admin.TabularInline):
+    """The log as everyone reads it: a move's payload may name a secret (a pick not yet
+    revealed, a card buried face down), so only its public description is shown."""
+
     model = Action
     extra = 0
     fields = ("sequence", "kind", "seat_number", "source", "actor", "public_description",
-              "payload", "created_at")
+              "created_at")
     readonly_fields = fields
     ordering = ("sequence",)
 
@@ -99,7 +117,8 @@ class GameAdmin(ModerateMixin, ReadOnlyAdminMixin, admin.ModelAdmin):
     search_fields = ("=id", "created_by__username", "seats__user__username")
     fields = ("engine", "rules_version", "status", "options", "num_players", "version",
               "time_per_move", "reserve", "max_consecutive_timeouts", "created_by",
-              "created_at", "started_at", "finished_at", "result", "replay_verified", "state")
+              "created_at", "started_at", "finished_at", "result", "replay_verified",
+              "public_view")
     readonly_fields = fields
     inlines = [SeatInline, ActionInline, ChatInline]
     actions = [
@@ -142,6 +161,47 @@ class GameAdmin(ModerateMixin, ReadOnlyAdminMixin, admin.ModelAdmin):
     @admin.display(description="replay verified", boolean=True)
     def replay_verified(self, game):
         return services.game_replay_verify(game=game)
+
+    @admin.display(description="state (as a spectator sees it)")
+    def public_view(self, game):
+        if game.state is None:
+            return "-"
+        try:
+            view = get_engine(game.engine).view(game.state, None)
+        except UnknownEngine:
+            return f"(no engine {game.engine!r} installed)"
+        return format_html('<pre class="public-view">{}</pre>',
+                           _json(view, indent=1))
+
+    def get_urls(self):
+        reveal = path("<path:object_id>/reveal/", self.admin_site.admin_view(self.reveal_view),
+                      name="games_game_reveal")
+        return [reveal, *super().get_urls()]
+
+    def reveal_view(self, request, object_id):
+        """Superusers only: asks for a reason, audits, then shows the hidden state once. The
+        page is never cached (admin_view sees to that); seeing it again is another audited
+        request."""
+        if not request.user.is_superuser:
+            raise PermissionDenied
+        game = get_object_or_404(Game, pk=object_id)
+        form = ReasonForm(request.POST if request.method == "POST" else None)
+        hidden = None
+        if request.method == "POST" and form.is_valid():
+            hidden = moderation.game_hidden_state_reveal(
+                moderator=request.user, game=game, reason=form.cleaned_data["reason"])
+        context = {
+            **self.admin_site.each_context(request),
+            "title": f"Hidden state of {game}",
+            "opts": self.model._meta,
+            "original": game,
+            "form": form,
+            "hidden": hidden,
+            "state_json": _json(hidden["state"], indent=1) if hidden else "",
+            "actions": [{**entry, "payload": _json(entry["payload"])}
+                        for entry in hidden["actions"]] if hidden else [],
+        }
+        return TemplateResponse(request, "admin/games/game/reveal.html", context)
 
 
 @admin.register(ChatMessage)

@@ -138,6 +138,24 @@ def game_abort(*, moderator, game: Game, reason: str) -> AuditEntry:
                       {"status": aborted.status})
 
 
+def game_hidden_state_reveal(*, moderator, game: Game, reason: str) -> dict[str, Any]:
+    """What no view shows: the seed, the raw state (hands, deck order, pending picks) and every
+    logged action as submitted. Superusers only; the audit row is written before anything is
+    returned, and it holds no secret itself (moderators read the audit trail)."""
+    if not (moderator.is_active and moderator.is_superuser):
+        raise NotAllowed("Only an administrator can reveal a game's hidden state.")
+    reason = _require_reason(reason)
+    with transaction.atomic():
+        game = Game.objects.get(pk=game.pk)
+        _audit(moderator, "reveal_hidden_state", game, reason, {},
+               {"version": game.version, "status": game.status})
+    # The log as it stood at the state shown (sequence n made version n).
+    actions = game.actions.filter(sequence__lte=game.version).order_by("sequence").values(
+        "sequence", "kind", "seat_number", "source", "payload", "actor_description")
+    return {"seed": game.seed, "version": game.version, "state": game.state,
+            "actions": list(actions)}
+
+
 # ---- chat ---------------------------------------------------------------------------------------
 
 
