@@ -120,16 +120,17 @@ def _emit(game_id: int, kind: str, seats: list[int] | None = None, **extra: Any)
 
 
 def _schedule_follow_ups(game: Game) -> None:
-    """Enqueue the resolution task and bot moves once this transaction has committed."""
+    """Enqueue the resolution task and bot moves once this transaction has committed. A broker
+    outage then is logged, not raised (the move is committed); beat tasks pick up the work."""
+    from config.celery import publish_after_commit
     from games import tasks  # tasks import services; import here to keep the module graph simple
 
-    game_id, version = game.pk, game.version
     if game.needs_resolution:
-        transaction.on_commit(lambda: tasks.resolve_game.delay(game_id, version))
+        publish_after_commit(tasks.resolve_game, game.pk, game.version)
     elif game.status == GameStatus.ACTIVE and game.seats.filter(
         is_bot=True, deadline_at__isnull=False
     ).exists():
-        transaction.on_commit(lambda: tasks.play_bot_moves.delay(game_id, version))
+        publish_after_commit(tasks.play_bot_moves, game.pk, game.version)
 
 
 def _pauses_by_user(seats: list[Seat]) -> dict[int, list[tuple[datetime, datetime]]]:

@@ -35,6 +35,25 @@ def resolve_pending_games() -> int:
     return count
 
 
+#: A bot seat waiting this long has lost its on-commit task (the broker was down at commit);
+#: younger ones are most likely being played right now.
+BOT_MOVE_GRACE = timedelta(seconds=30)
+
+
+@shared_task
+def play_pending_bot_moves() -> int:
+    """Safety net run by beat: play bot moves whose on-commit task was lost."""
+    cutoff = timezone.now() - BOT_MOVE_GRACE
+    waiting = (
+        Game.objects.filter(status=GameStatus.ACTIVE, needs_resolution=False,
+                            seats__is_bot=True, seats__deadline_at__isnull=False,
+                            seats__turn_started_at__lte=cutoff)
+        .distinct().values_list("pk", "version")[:200]
+    )
+    return sum(services.game_bot_moves_play(game_id=game_id, expected_version=version)
+               for game_id, version in waiting)
+
+
 @shared_task
 def purge_idempotency_records() -> int:
     cutoff = timezone.now() - IDEMPOTENCY_RETENTION

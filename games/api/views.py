@@ -9,7 +9,6 @@ from rest_framework import mixins, permissions, status, viewsets
 from rest_framework.decorators import action as route
 from rest_framework.exceptions import NotFound, ValidationError
 from rest_framework.response import Response
-from rest_framework.throttling import UserRateThrottle
 from rest_framework.views import APIView
 
 from games import selectors, services
@@ -28,13 +27,14 @@ from games.api.serializers import (
     ReportCreateSerializer,
     ReportSerializer,
 )
+from games.api.throttling import FailOpenUserRateThrottle
 from games.engines.registry import all_engines
 from games.models import ActionSource, GameStatus
 
 TRUE_WORDS = {"1", "true", "yes", "on"}
 
 
-class ChatThrottle(UserRateThrottle):
+class ChatThrottle(FailOpenUserRateThrottle):
     """Writing is limited per player on top of the service's per-game limit; reading is not."""
 
     scope = "chat"
