@@ -131,9 +131,15 @@ def _redis_db(url: str, db: int) -> str:
     return f"{base}/{db}" if last.isdigit() and "//" in base else f"{url.rstrip('/')}/{db}"
 
 
+#: Seconds a cache (Redis) connection or command may take. The cache only holds throttle
+#: counters, which fail open (games/api/throttling.py), so an unreachable Redis must cost a
+#: request little time.
+REDIS_CACHE_TIMEOUT = env.float("REDIS_CACHE_TIMEOUT", default=1.0)
 if REDIS_URL:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache",
-                          "LOCATION": env.str("REDIS_CACHE_URL", default=_redis_db(REDIS_URL, 1))}}
+                          "LOCATION": env.str("REDIS_CACHE_URL", default=_redis_db(REDIS_URL, 1)),
+                          "OPTIONS": {"socket_connect_timeout": REDIS_CACHE_TIMEOUT,
+                                      "socket_timeout": REDIS_CACHE_TIMEOUT}}}
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
                           "LOCATION": str(DATA_DIR / "cache")}}
@@ -208,6 +214,9 @@ if _email_url:
     vars().update(env.email_url("EMAIL_URL"))
 else:
     EMAIL_BACKEND = env.str("EMAIL_BACKEND", default="notifications.backends.OutboxEmailBackend")
+#: Seconds an SMTP connection or command may block before the send counts as failed (and is
+#: retried later); without it a mail server that stops answering holds a worker forever.
+EMAIL_TIMEOUT = env.int("EMAIL_TIMEOUT", default=10)
 ANYMAIL = {
     key: value
     for key, value in {
@@ -244,9 +253,10 @@ REST_FRAMEWORK = {
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
     "DEFAULT_PAGINATION_CLASS": "games.api.pagination.Pagination",
     "PAGE_SIZE": 25,
+    # Fail open when the cache (Redis) is unreachable: see games/api/throttling.py.
     "DEFAULT_THROTTLE_CLASSES": [
-        "rest_framework.throttling.AnonRateThrottle",
-        "rest_framework.throttling.UserRateThrottle",
+        "games.api.throttling.FailOpenAnonRateThrottle",
+        "games.api.throttling.FailOpenUserRateThrottle",
     ],
     "DEFAULT_THROTTLE_RATES": {
         "anon": env.str("API_THROTTLE_ANON", default="60/min"),
@@ -274,7 +284,7 @@ SPECTACULAR_SETTINGS = {
 # ---- Celery ------------------------------------------------------------------------------------
 if REDIS_URL:
     CELERY_BROKER_URL = REDIS_URL
-    CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 3600}
+    CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 3600, "socket_connect_timeout": 2}
 else:
     _broker_dir = DATA_DIR / "broker"
     for _sub in ("queue", "processed", "control"):
@@ -288,6 +298,17 @@ else:
         "store_processed": False,
     }
 CELERY_TASK_DEFAULT_QUEUE = env.str("CELERY_QUEUE", default="celery")
+#: Sending email has its own queue and worker, so a slow or hung mail server never delays
+#: game work (resolutions, bot moves, deadlines) on the default queue.
+CELERY_MAIL_QUEUE = env.str("CELERY_MAIL_QUEUE", default="mail")
+CELERY_TASK_ROUTES = {"notifications.tasks.*": {"queue": CELERY_MAIL_QUEUE}}
+#: Every task is stopped after these many seconds (soft: an exception the task may handle;
+#: hard: the worker process is replaced). Mail tasks set tighter limits of their own.
+CELERY_TASK_SOFT_TIME_LIMIT = env.int("CELERY_TASK_SOFT_TIME_LIMIT", default=300)
+CELERY_TASK_TIME_LIMIT = env.int("CELERY_TASK_TIME_LIMIT", default=360)
+#: Queuing a task gives up quickly when the broker is down (the beat safety nets recover).
+CELERY_TASK_PUBLISH_RETRY_POLICY = {"max_retries": 2, "interval_start": 0,
+                                    "interval_step": 0.2, "interval_max": 0.5}
 CELERY_TASK_IGNORE_RESULT = True
 CELERY_TASK_ACKS_LATE = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
@@ -302,6 +323,11 @@ CELERY_BEAT_SCHEDULE = {
     },
     "sweep-deadlines": {
         "task": "games.tasks.sweep_deadlines",
+        "schedule": timedelta(minutes=1),
+    },
+    # The same for bot moves whose on-commit task was lost (broker down at commit).
+    "play-pending-bot-moves": {
+        "task": "games.tasks.play_pending_bot_moves",
         "schedule": timedelta(minutes=1),
     },
     "deliver-pending-notifications": {

@@ -72,6 +72,12 @@ class Notification(models.Model):
     sent_at = models.DateTimeField(null=True, blank=True)
     attempts = models.PositiveSmallIntegerField(default=0)
     last_error = models.TextField(blank=True)
+    #: The email's Message-ID, the same on every attempt, so a resend after a crash is
+    #: recognisable as the same message (by the player's mail client and by us).
+    message_id = models.CharField(max_length=255, blank=True)
+    #: A worker has claimed the send until this moment (see services.deliver); another worker
+    #: leaves the row alone until then, and takes it over only if the first one died.
+    claimed_until = models.DateTimeField(null=True, blank=True)
     read_at = models.DateTimeField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
@@ -85,13 +91,18 @@ class Notification(models.Model):
 
 
 class Digest(models.Model):
-    """One daily digest sent to a player (at most one per local date)."""
+    """One daily digest for a player (at most one per local date). The row is written before
+    the email is sent, as the claim on that send; `sent_at` is set once it went out."""
 
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
                              related_name="+")
     local_date = models.DateField()
     count = models.PositiveIntegerField()
-    sent_at = models.DateTimeField(auto_now_add=True)
+    message_id = models.CharField(max_length=255, blank=True)
+    claimed_until = models.DateTimeField(null=True, blank=True)
+    attempts = models.PositiveSmallIntegerField(default=0)
+    last_error = models.TextField(blank=True)
+    sent_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["user", "local_date"],
@@ -158,6 +169,8 @@ class EmailReply(models.Model):
                                     default=EmailStatus.PENDING, db_index=True)
     attempts = models.PositiveSmallIntegerField(default=0)
     last_error = models.TextField(blank=True)
+    #: As on Notification: the send is claimed by one worker until then.
+    claimed_until = models.DateTimeField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     sent_at = models.DateTimeField(null=True, blank=True)
 

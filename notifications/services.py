@@ -12,12 +12,14 @@ from email.utils import make_msgid
 from django.conf import settings
 from django.core import signing
 from django.core.mail import EmailMultiAlternatives, get_connection
-from django.db import transaction
+from django.db import IntegrityError, transaction
+from django.db.models import Q
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.timesince import timeuntil
 
+from config.celery import publish_after_commit
 from notifications.models import (
     DEFAULT_DELIVERY,
     Delivery,
@@ -85,12 +87,17 @@ def notify(*, user, kind: str, game=None, seat_number: int | None = None,
     notification = Notification.objects.create(
         user=user, kind=kind, game=game, seat_number=seat_number, context=context or {},
         email_status=status, send_after=quiet_hours_end(user, now) or now,
+        message_id=new_message_id(),
     )
     if status == EmailStatus.PENDING:
         from notifications import tasks
 
-        transaction.on_commit(lambda: tasks.deliver_notification.delay(notification.pk))
+        publish_after_commit(tasks.deliver_notification, notification.pk)
     return notification
+
+
+def new_message_id() -> str:
+    return make_msgid(domain="turnpost")
 
 
 # ---- links --------------------------------------------------------------------------------------
@@ -198,11 +205,12 @@ def build_email(notification: Notification, now: datetime) -> EmailMultiAlternat
         text=render_to_string(f"{base}.txt", context),
         html=render_to_string(f"{base}.html", context),
         reply_to=context.get("reply_address") or None,
+        message_id=notification.message_id,
     )
 
 
 def _message(*, user, kind: str, subject: str, text: str, html: str,
-             reply_to: str | None = None) -> EmailMultiAlternatives:
+             reply_to: str | None = None, message_id: str = "") -> EmailMultiAlternatives:
     unsubscribe = unsubscribe_url(user, kind)
     message = EmailMultiAlternatives(
         subject=" ".join(subject.split()),
@@ -214,18 +222,45 @@ def _message(*, user, kind: str, subject: str, text: str, html: str,
             "List-Unsubscribe": f"<{unsubscribe}>",
             "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
             "Auto-Submitted": "auto-generated",
-            "Message-ID": make_msgid(domain="turnpost"),
+            "Message-ID": message_id or new_message_id(),
         },
     )
     message.attach_alternative(html, "text/html")
     return message
 
 
-# ---- delivery -----------------------------------------------------------------------------------
+# ---- delivery ----------------------------------------------------------------------------------
+#
+# No email is sent while a database transaction is open: a send claims its outbox row in a short
+# transaction (a lease, so that another worker leaves it alone), commits, talks to the mail
+# server with no lock held, then records the outcome in another short statement. A worker that
+# dies mid-send leaves the claim to expire; the beat task then sends again, with the same
+# Message-ID.
+
+#: How long a claim keeps other workers off a row: longer than any mail task may run (its hard
+#: time limit), so a claim only expires when its worker is gone.
+CLAIM_LEASE = timedelta(minutes=5)
 
 
 class DeliveryFailed(Exception):
     """Sending failed; the task retries with backoff."""
+
+
+def _claimable(rows, now: datetime):
+    """Rows nobody holds: unclaimed, or claimed by a worker that has since died."""
+    return rows.filter(Q(claimed_until__isnull=True) | Q(claimed_until__lt=now))
+
+
+def _claim(row, now: datetime) -> None:
+    """Takes the row for one attempt (the caller holds its lock, in a transaction about to
+    commit): the attempt is counted now, so a send that crashes the worker still counts."""
+    row.attempts += 1
+    row.claimed_until = now + CLAIM_LEASE
+    fields = ["attempts", "claimed_until"]
+    if hasattr(row, "message_id") and not row.message_id:
+        row.message_id = new_message_id()
+        fields.append("message_id")
+    row.save(update_fields=fields)
 
 
 def deliver(*, notification_id: int, now: datetime | None = None) -> str:
@@ -234,7 +269,8 @@ def deliver(*, notification_id: int, now: datetime | None = None) -> str:
     now = now or timezone.now()
     with transaction.atomic():
         notification = (
-            Notification.objects.select_for_update(skip_locked=True, of=("self",))
+            _claimable(Notification.objects.select_for_update(skip_locked=True, of=("self",)),
+                       now)
             .select_related("user", "game").filter(pk=notification_id).first()
         )
         if notification is None or notification.email_status != EmailStatus.PENDING:
@@ -250,44 +286,50 @@ def deliver(*, notification_id: int, now: datetime | None = None) -> str:
             notification.email_status = EmailStatus.SKIPPED
             notification.save(update_fields=["email_status"])
             return "skipped"
-        with timezone.override(notification.user.zone):
-            failure = _send_attempt(notification, lambda: build_email(notification, now), now)
-    if failure is not None:
-        raise failure
-    return "sent" if notification.email_status == EmailStatus.SENT else "failed"
+        _claim(notification, now)
+    with timezone.override(notification.user.zone):
+        return _send_claimed(notification, lambda: build_email(notification, now), now)
 
 
-def _send_attempt(row, build_message, now: datetime) -> DeliveryFailed | None:
-    """One send of a locked outbox row (a Notification or an EmailReply): counts the attempt and
-    records the outcome on the row. Returns the error for the caller to raise once the record
-    is committed (so the task retries), or None when sent or out of attempts."""
-    row.attempts += 1
-    failure = None
+def _send_claimed(row, build_message, now: datetime) -> str:
+    """Sends a claimed outbox row (a Notification or an EmailReply) and records the outcome.
+    Returns "sent" or "failed" (out of attempts); raises DeliveryFailed to be retried."""
+    error = None
     try:
         get_connection().send_messages([build_message()])
-    except Exception as error:
+    except Exception as problem:  # any failure is recorded and retried
+        error = problem
+    return _record_attempt(row, error, now)
+
+
+def _record_attempt(row, error: Exception | None, now: datetime) -> str:
+    row.claimed_until = None
+    if error is None:
+        row.email_status, row.sent_at = EmailStatus.SENT, now
+    else:
         row.last_error = f"{type(error).__name__}: {error}"[:2000]
         if row.attempts >= MAX_ATTEMPTS:
             row.email_status = EmailStatus.FAILED
-        else:
-            failure = DeliveryFailed(row.last_error)
-    else:
-        row.email_status = EmailStatus.SENT
-        row.sent_at = now
-    row.save(update_fields=["attempts", "last_error", "email_status", "sent_at"])
-    return failure
+    type(row).objects.filter(pk=row.pk).update(
+        claimed_until=None, email_status=row.email_status, sent_at=row.sent_at,
+        last_error=row.last_error)
+    if row.email_status == EmailStatus.PENDING:
+        raise DeliveryFailed(row.last_error)
+    return "sent" if row.email_status == EmailStatus.SENT else "failed"
 
 
 def pending_ids(now: datetime, limit: int = 500) -> list[int]:
     return list(
-        Notification.objects.filter(email_status=EmailStatus.PENDING, send_after__lte=now)
+        _claimable(Notification.objects.filter(email_status=EmailStatus.PENDING,
+                                               send_after__lte=now), now)
         .order_by("send_after").values_list("pk", flat=True)[:limit]
     )
 
 
 def digests_send(*, now: datetime | None = None) -> int:
     """One email per player with everything waiting for the digest, once a local day, from the
-    player's chosen hour on."""
+    player's chosen hour on. Like every send, it happens outside any transaction: the day's
+    Digest row is the claim; a failed send is tried again on the next run, same Message-ID."""
     from accounts.models import User
 
     now = now or timezone.now()
@@ -297,8 +339,17 @@ def digests_send(*, now: datetime | None = None) -> int:
         local = now.astimezone(user.zone)
         if local.hour < user.digest_hour or quiet_hours_end(user, now):
             continue
-        if Digest.objects.filter(user=user, local_date=local.date()).exists():
+        try:
+            sent += _digest_deliver(user, local.date(), now) == "sent"
+        except DeliveryFailed:
             continue
+    return sent
+
+
+def _digest_claim(user, local_date, now: datetime) -> tuple[Digest, list[Notification]] | None:
+    """The day's Digest row, claimed for one attempt, and the rows it reports; None when there
+    is nothing to send or another worker has it."""
+    try:
         with transaction.atomic():
             rows = list(
                 Notification.objects.select_for_update(skip_locked=True, of=("self",))
@@ -306,49 +357,83 @@ def digests_send(*, now: datetime | None = None) -> int:
                 .filter(user=user, email_status=EmailStatus.DIGEST).order_by("created_at")
             )
             if not rows:
-                continue
-            items, playable_games = [], set()
-            for row in rows:
-                context = email_context(row, now)
-                # Play by email from the digest too: each game awaiting the player lists its
-                # choices once, with the reply address bound to its current version.
-                play = None
-                if context.get("reply_address") and row.game_id not in playable_games:
-                    playable_games.add(row.game_id)
-                    play = {key: context[key] for key in (
-                        "choices", "choices_total", "choices_hidden_after", "reply_address")}
-                items.append({
-                    "kind_label": context["kind_label"],
-                    "game_name": context.get("game_name", ""),
-                    "game_url": context.get("game_url", ""),
-                    "time_left": context.get("time_left", ""),
-                    "facts": row.context,
-                    "kind": row.kind,
-                    "play": play,
-                })
-            plays = [item["play"] for item in items if item["play"]]
-            # One game to play: answering the digest plays it. Several: each names its address.
-            reply_to = plays[0]["reply_address"] if len(plays) == 1 else None
-            context = {
-                "user_name": user.public_name, "items": items, "answer_plays": bool(reply_to),
-                "preferences_url": absolute(reverse("notifications:preferences")),
-                "unsubscribe_url": unsubscribe_url(user, rows[0].kind),
-            }
-            with timezone.override(user.zone):
-                message = _message(
-                    user=user, kind=rows[0].kind,
-                    subject=render_to_string("notifications/email/digest.subject.txt", context),
-                    text=render_to_string("notifications/email/digest.txt", context),
-                    html=render_to_string("notifications/email/digest.html", context),
-                    reply_to=reply_to,
-                )
-                get_connection().send_messages([message])
-            Notification.objects.filter(pk__in=[row.pk for row in rows]).update(
-                email_status=EmailStatus.SENT, sent_at=now
-            )
-            Digest.objects.create(user=user, local_date=local.date(), count=len(rows))
-            sent += 1
-    return sent
+                return None
+            digest = (Digest.objects.select_for_update()
+                      .filter(user=user, local_date=local_date).first())
+            if digest is None:
+                digest = Digest.objects.create(user=user, local_date=local_date,
+                                               count=len(rows), message_id=new_message_id())
+            elif (digest.sent_at is not None or digest.attempts >= MAX_ATTEMPTS
+                  or (digest.claimed_until is not None and digest.claimed_until > now)):
+                return None
+            digest.count = len(rows)
+            digest.save(update_fields=["count"])
+            _claim(digest, now)
+    except IntegrityError:  # another worker created the day's digest first
+        return None
+    return digest, rows
+
+
+def _digest_deliver(user, local_date, now: datetime) -> str:
+    claimed = _digest_claim(user, local_date, now)
+    if claimed is None:
+        return "nothing to do"
+    digest, rows = claimed
+    error = None
+    try:
+        with timezone.override(user.zone):
+            message = _digest_message(user, rows, now, message_id=digest.message_id)
+            get_connection().send_messages([message])
+    except Exception as problem:  # any failure is recorded and retried
+        error = problem
+    if error is not None:
+        Digest.objects.filter(pk=digest.pk).update(
+            claimed_until=None, last_error=f"{type(error).__name__}: {error}"[:2000])
+        raise DeliveryFailed(str(error))
+    with transaction.atomic():
+        Notification.objects.filter(pk__in=[row.pk for row in rows],
+                                    email_status=EmailStatus.DIGEST).update(
+            email_status=EmailStatus.SENT, sent_at=now)
+        Digest.objects.filter(pk=digest.pk).update(sent_at=now, claimed_until=None)
+    return "sent"
+
+
+def _digest_message(user, rows: list[Notification], now: datetime,
+                    message_id: str) -> EmailMultiAlternatives:
+    items, playable_games = [], set()
+    for row in rows:
+        context = email_context(row, now)
+        # Play by email from the digest too: each game awaiting the player lists its
+        # choices once, with the reply address bound to its current version.
+        play = None
+        if context.get("reply_address") and row.game_id not in playable_games:
+            playable_games.add(row.game_id)
+            play = {key: context[key] for key in (
+                "choices", "choices_total", "choices_hidden_after", "reply_address")}
+        items.append({
+            "kind_label": context["kind_label"],
+            "game_name": context.get("game_name", ""),
+            "game_url": context.get("game_url", ""),
+            "time_left": context.get("time_left", ""),
+            "facts": row.context,
+            "kind": row.kind,
+            "play": play,
+        })
+    plays = [item["play"] for item in items if item["play"]]
+    # One game to play: answering the digest plays it. Several: each names its address.
+    reply_to = plays[0]["reply_address"] if len(plays) == 1 else None
+    context = {
+        "user_name": user.public_name, "items": items, "answer_plays": bool(reply_to),
+        "preferences_url": absolute(reverse("notifications:preferences")),
+        "unsubscribe_url": unsubscribe_url(user, rows[0].kind),
+    }
+    return _message(
+        user=user, kind=rows[0].kind,
+        subject=render_to_string("notifications/email/digest.subject.txt", context),
+        text=render_to_string("notifications/email/digest.txt", context),
+        html=render_to_string("notifications/email/digest.html", context),
+        reply_to=reply_to, message_id=message_id,
+    )
 
 
 def mark_read(*, user, notification_ids: list[int] | None = None) -> int:
@@ -362,31 +447,32 @@ def mark_read(*, user, notification_ids: list[int] | None = None) -> int:
 
 
 def email_reply_deliver(*, reply_id: int, now: datetime | None = None) -> str:
-    """Sends one pending EmailReply; raises DeliveryFailed after recording a failed attempt."""
+    """Sends one pending EmailReply (claimed, then sent outside any transaction, with the
+    Message-ID written when the answer was); raises DeliveryFailed after recording a failed
+    attempt."""
     from notifications.models import EmailReply
 
     now = now or timezone.now()
     with transaction.atomic():
-        reply = (EmailReply.objects.select_for_update(skip_locked=True)
+        reply = (_claimable(EmailReply.objects.select_for_update(skip_locked=True), now)
                  .filter(pk=reply_id, email_status=EmailStatus.PENDING).first())
         if reply is None:
             return "nothing to do"
-        headers = dict(reply.headers)
-        reply_to = headers.pop("Reply-To", None)
-        message = EmailMultiAlternatives(
-            subject=reply.subject, body=reply.text, from_email=settings.DEFAULT_FROM_EMAIL,
-            to=[reply.to], reply_to=[reply_to] if reply_to else None, headers=headers,
-        )
-        if reply.html:
-            message.attach_alternative(reply.html, "text/html")
-        failure = _send_attempt(reply, lambda: message, now)
-    if failure is not None:
-        raise failure
-    return "sent" if reply.email_status == EmailStatus.SENT else "failed"
+        _claim(reply, now)
+    headers = dict(reply.headers)
+    reply_to = headers.pop("Reply-To", None)
+    message = EmailMultiAlternatives(
+        subject=reply.subject, body=reply.text, from_email=settings.DEFAULT_FROM_EMAIL,
+        to=[reply.to], reply_to=[reply_to] if reply_to else None, headers=headers,
+    )
+    if reply.html:
+        message.attach_alternative(reply.html, "text/html")
+    return _send_claimed(reply, lambda: message, now)
 
 
 def pending_email_reply_ids(limit: int = 500) -> list[int]:
     from notifications.models import EmailReply
 
-    return list(EmailReply.objects.filter(email_status=EmailStatus.PENDING)
+    return list(_claimable(EmailReply.objects.filter(email_status=EmailStatus.PENDING),
+                           timezone.now())
                 .order_by("created_at").values_list("pk", flat=True)[:limit])

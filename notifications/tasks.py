@@ -1,12 +1,27 @@
-"""Celery tasks that deliver the outbox; each fetches by id and calls a service."""
+"""Celery tasks that deliver the outbox; each fetches by id and calls a service.
+
+All of them run on the mail queue (CELERY_TASK_ROUTES), served by its own worker, so a slow or
+hung mail server never holds up game work. Each send is bounded by EMAIL_TIMEOUT, each task by
+the time limits below (shorter than services.CLAIM_LEASE, so a claim outlives its task).
+"""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import time
+from collections.abc import Callable, Iterable
 
 from celery import shared_task
+from celery.exceptions import SoftTimeLimitExceeded
 
 from notifications import services
+
+#: One send: connecting, greeting, authenticating and the message itself, each bounded by
+#: EMAIL_TIMEOUT (10 s by default); past the soft limit the attempt is recorded as failed.
+ONE_SEND_LIMITS = {"soft_time_limit": 90, "time_limit": 120}
+#: The beat tasks send one after the other for at most this long, then leave the rest to their
+#: next run (a minute later), so a hung server makes them stop, not pile up.
+BEAT_SEND_BUDGET_SECONDS = 45
+BEAT_LIMITS = {"soft_time_limit": 150, "time_limit": 180}
 
 #: A failed send is retried with exponential backoff (30 s, 1 min, … up to an hour apart); the
 #: beat tasks below pick up whatever is still pending after that.
@@ -18,6 +33,7 @@ RETRIED_DELIVERY = {
     "retry_backoff_max": 3600,
     "retry_jitter": True,
     "max_retries": services.MAX_ATTEMPTS,
+    **ONE_SEND_LIMITS,
 }
 
 
@@ -26,16 +42,17 @@ def deliver_notification(self, notification_id: int) -> str:
     return services.deliver(notification_id=notification_id)
 
 
-@shared_task
+@shared_task(**BEAT_LIMITS)
 def deliver_pending_notifications() -> int:
-    """Beat: sends what is due and was left behind (quiet hours over, lost tasks, retries)."""
+    """Beat: sends what is due and was left behind (quiet hours over, lost tasks, retries,
+    claims of workers that died)."""
     from django.utils import timezone
 
     return _send_each(services.pending_ids(timezone.now()),
                       lambda notification_id: services.deliver(notification_id=notification_id))
 
 
-@shared_task
+@shared_task(**BEAT_LIMITS)
 def send_digests() -> int:
     return services.digests_send()
 
@@ -46,20 +63,27 @@ def deliver_email_reply(self, reply_id: int) -> str:
     return services.email_reply_deliver(reply_id=reply_id)
 
 
-@shared_task
+@shared_task(**BEAT_LIMITS)
 def deliver_pending_email_replies() -> int:
     """Beat: answers whose task was lost or is waiting for a retry."""
     return _send_each(services.pending_email_reply_ids(),
                       lambda reply_id: services.email_reply_deliver(reply_id=reply_id))
 
 
-def _send_each(ids, send: Callable[[int], str]) -> int:
-    """Sends each in turn; one that fails again stays pending for the next beat. Returns how
-    many were sent."""
+def _send_each(ids: Iterable[int], send: Callable[[int], str],
+               budget: float = BEAT_SEND_BUDGET_SECONDS) -> int:
+    """Sends each in turn until the time budget is spent; one that fails again stays pending
+    for the next beat. Returns how many were sent."""
     sent = 0
-    for item_id in ids:
-        try:
-            sent += send(item_id) == "sent"
-        except services.DeliveryFailed:
-            continue
+    deadline = time.monotonic() + budget
+    try:
+        for item_id in ids:
+            if time.monotonic() > deadline:
+                break
+            try:
+                sent += send(item_id) == "sent"
+            except services.DeliveryFailed:
+                continue
+    except SoftTimeLimitExceeded:
+        pass  # the attempt under way was recorded as failed; the rest waits for the next beat
     return sent

@@ -1,5 +1,5 @@
 """Starts a real Celery worker for the tests marked celery_worker, with the test-only toy engine
-registered (it is never registered in the product): python -m tests.celery_worker QUEUE"""
+registered (it is never registered in the product): python -m tests.celery_worker QUEUE[,QUEUE]"""
 
 import os
 import sys
@@ -15,5 +15,6 @@ from tests.engines.toy import toy_engine  # noqa: E402
 
 if __name__ == "__main__":
     registry.register(toy_engine)
-    queue = sys.argv[1]
-    app.worker_main(["worker", "--pool=solo", "--loglevel=INFO", "-Q", queue, "-n", f"{queue}@%h"])
+    queues = sys.argv[1]  # one queue, or several separated by commas
+    app.worker_main(["worker", "--pool=solo", "--loglevel=INFO", "-Q", queues,
+                     "-n", f"{queues.replace(',', '+')}@%h"])

@@ -148,43 +148,68 @@ def wait_for(predicate, timeout=45.0, interval=0.2) -> bool:
 
 @pytest.fixture
 def worker_queue(tmp_path):
-    """A private queue and a worker process consuming it (started by the test with
-    `worker_queue["start"]()`), connected to the test database."""
+    """A private queue and its private mail queue, and a worker process consuming both (started
+    by the test with `worker_queue["start"]()`), connected to the test database.
+    `start(mail_worker=True)` serves the mail queue with a second worker instead, as production
+    does, so that a hung mail server cannot hold up game work."""
     import redis
     from django.db import connection
 
     queue = f"test-{uuid.uuid4().hex[:8]}"
+    mail_queue = f"{queue}-mail"
     db = connection.settings_dict
     database_url = (
         f"postgres://{db['USER']}:{db['PASSWORD'] or ''}@{db['HOST']}:{db['PORT'] or 5432}"
         f"/{db['NAME']}"
     )
     env = {**os.environ, "DATABASE_URL": database_url, "DATA_DIR": str(tmp_path),
-           "EMAIL_BACKEND": "notifications.backends.OutboxEmailBackend", "CELERY_QUEUE": queue}
-    previous = (celery_app.conf.task_always_eager, celery_app.conf.task_default_queue)
+           "EMAIL_BACKEND": "notifications.backends.OutboxEmailBackend", "CELERY_QUEUE": queue,
+           "CELERY_MAIL_QUEUE": mail_queue}
+    previous = (celery_app.conf.task_always_eager, celery_app.conf.task_default_queue,
+                celery_app.conf.task_routes)
     celery_app.conf.task_always_eager = False
     celery_app.conf.task_default_queue = queue
+    celery_app.conf.update(task_routes={"notifications.tasks.*": {"queue": mail_queue}})
     log = open(tmp_path / "worker.log", "w+")  # noqa: SIM115 - closed at teardown
-    holder = {"queue": queue, "env": env, "log": log, "process": None,
-              "outbox": tmp_path / "outbox"}
+    holder = {"queue": queue, "mail_queue": mail_queue, "env": env, "log": log,
+              "process": None, "mail_process": None, "outbox": tmp_path / "outbox"}
+    logs = [tmp_path / "worker.log"]
 
-    def start():
+    def start(*, mail_worker: bool = False):
         holder["process"] = subprocess.Popen(
-            [sys.executable, "-m", "tests.celery_worker", queue],
+            [sys.executable, "-m", "tests.celery_worker",
+             queue if mail_worker else f"{queue},{mail_queue}"],
             cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
         )
+        if mail_worker:
+            logs.append(tmp_path / "mail-worker.log")
+            holder["mail_log"] = open(logs[-1], "w+")  # noqa: SIM115 - closed at teardown
+            holder["mail_process"] = subprocess.Popen(
+                [sys.executable, "-m", "tests.celery_worker", mail_queue],
+                cwd=ROOT, env=env, stdout=holder["mail_log"], stderr=subprocess.STDOUT,
+            )
 
     def wait_ready() -> bool:
-        return wait_for(lambda: " ready." in (tmp_path / "worker.log").read_text())
+        return wait_for(lambda: all(" ready." in path.read_text() for path in logs))
 
     holder["start"] = start
     holder["wait_ready"] = wait_ready
     yield holder
-    celery_app.conf.task_always_eager, celery_app.conf.task_default_queue = previous
-    if holder["process"] is not None:
-        holder["process"].terminate()
-        holder["process"].wait(20)
-    redis.Redis.from_url(os.environ["REDIS_URL"]).delete(queue)
-    log.seek(0)
-    print(log.read()[-3000:])
-
+    celery_app.conf.task_always_eager, celery_app.conf.task_default_queue = previous[:2]
+    celery_app.conf.update(task_routes=previous[2])
+    for process in (holder["process"], holder["mail_process"]):
+        if process is not None:
+            process.terminate()
+    for process in (holder["process"], holder["mail_process"]):
+        if process is not None:
+            try:
+                process.wait(20)
+            except subprocess.TimeoutExpired:
+                process.kill()  # a solo worker stuck in a hung send does not stop on TERM
+                process.wait(10)
+    redis.Redis.from_url(os.environ["REDIS_URL"]).delete(queue, mail_queue)
+    for path in logs:
+        print(path.name, path.read_text()[-3000:])
+    log.close()
+    if holder.get("mail_log"):
+        holder["mail_log"].close()
