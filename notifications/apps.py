@@ -7,3 +7,4 @@ class NotificationsConfig(AppConfig):
 
     def ready(self) -> None:
         from notifications import receivers  # noqa: F401 - connects the game_event receiver
+        from notifications.inbound import checks  # noqa: F401 - registers the webhook secret check

@@ -97,6 +97,6 @@ from anymail.signals import inbound as anymail_inbound  # noqa: E402 - grouped w
 
 @receiver(anymail_inbound, dispatch_uid="notifications.email_play_inbound")
 def on_inbound_email(sender, *, event, esp_name: str, **extra) -> None:
-    from notifications.inbound.services import inbound_email_receive
+    from notifications.inbound.webhooks import webhook_email_receive
 
-    inbound_email_receive(message=event.message, channel=f"webhook:{esp_name}".lower())
+    webhook_email_receive(event=event, esp_name=esp_name)

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from email.utils import parseaddr
 from html.parser import HTMLParser
 
 from anymail.inbound import AnymailInboundMessage
@@ -55,24 +54,55 @@ class ReplyText:
 # ---- bodies -------------------------------------------------------------------------------------
 
 
-def _decoded(part: AnymailInboundMessage) -> str:
-    payload = part.get_payload(decode=True) or b""
+def _charset(part: AnymailInboundMessage, payload: bytes) -> str:
     charset = (part.get_content_charset() or "us-ascii").lower()
     # Mail labelled ISO-8859-1 is very often windows-1252 (curly quotes, euro sign in 0x80-0x9f),
     # which is what browsers assume too.
     if charset in ("iso-8859-1", "latin-1", "latin1", "us-ascii", "ascii"):
         charset = "windows-1252" if re.search(rb"[\x80-\x9f]", payload) else "iso-8859-1"
-    try:
-        text = payload.decode(charset, errors="replace")
-    except LookupError:  # an unknown charset name: UTF-8 is the best guess
-        text = payload.decode("utf-8", errors="replace")
-    return re.sub(r"\r\n|\r", "\n", text)
+    return charset
+
+
+@dataclass
+class TextPart:
+    """A text/plain or text/html body part (not an attachment) and how to read it."""
+
+    part: AnymailInboundMessage
+
+    @property
+    def content_type(self) -> str:
+        return self.part.get_content_type()
+
+    @property
+    def payload(self) -> bytes:
+        return self.part.get_payload(decode=True) or b""
+
+    @property
+    def charset(self) -> str:
+        return _charset(self.part, self.payload)
+
+    def decoded_text(self, *, strict: bool = False) -> str:
+        """The text with line ends normalised; `strict` raises LookupError (unknown charset) or
+        UnicodeDecodeError instead of guessing."""
+        payload, charset = self.payload, self.charset
+        try:
+            text = payload.decode(charset, errors="strict" if strict else "replace")
+        except LookupError:  # an unknown charset name: UTF-8 is the best guess
+            if strict:
+                raise
+            text = payload.decode("utf-8", errors="replace")
+        return re.sub(r"\r\n|\r", "\n", text)
+
+
+def text_parts(message: AnymailInboundMessage) -> list[TextPart]:
+    return [TextPart(part) for part in message.walk()
+            if part.get_content_type() in ("text/plain", "text/html") and not part.is_attachment()]
 
 
 def _body(message: AnymailInboundMessage, content_type: str) -> str | None:
-    for part in message.walk():
-        if part.get_content_type() == content_type and not part.is_attachment():
-            return _decoded(part)
+    for part in text_parts(message):
+        if part.content_type == content_type:
+            return part.decoded_text()
     return None
 
 
@@ -208,14 +238,11 @@ def reply_text(message: AnymailInboundMessage) -> ReplyText:
 
 
 def from_address(message: AnymailInboundMessage) -> str:
-    """The From address in lower case, or "" (anymail's `from_email` raises on malformed
-    headers; a malformed header must not stop us from recording and answering the mail)."""
-    try:
-        value = str(message.get("From") or "")
-    except (ValueError, TypeError, IndexError):  # header defects surface when it is read
-        value = ""
-    address = parseaddr(value)[1]
-    return address.strip().lower() if "@" in address else ""
+    """The From address in lower case, or "" when it is missing or not strictly one plain
+    address (see `trust.sender_of`)."""
+    from notifications.inbound.trust import sender_of
+
+    return sender_of(message).address
 
 
 _DAEMON = re.compile(r"^(?:mailer-daemon|postmaster|no-?reply|bounces?)(?:[+@]|$)", re.IGNORECASE)
@@ -250,10 +277,8 @@ def automatic_reason(message: AnymailInboundMessage, *, own_addresses: list[str]
     if message.get_content_type() == "multipart/report":
         return "bounce"
     address = from_address(message)
-    if not address:
-        return "no_sender"
-    if _DAEMON.match(address):
+    if address and _DAEMON.match(address):
         return "bounce"
-    if address.lower() in own_addresses:
+    if address and address in own_addresses:
         return "loop"
     return None

@@ -4,7 +4,9 @@ Both entrances (django-anymail's inbound webhooks and `manage.py receive_email`)
 `inbound_email_receive`. Everything it writes (the InboundMessage, the move through
 `games.services.game_action_submit`, the answer) commits together; the answer is sent after
 commit by a retried task, so a crash loses nothing and a provider's retry is recognised by its
-Message-ID.
+Message-ID. Only a passing fault of our own (the database or the broker unreachable) is left to
+the caller's retry; anything the message itself causes is recorded as a refusal, so malformed
+mail never loops through retries.
 """
 
 from __future__ import annotations
@@ -13,17 +15,19 @@ import hashlib
 import logging
 from contextlib import nullcontext, suppress
 from datetime import datetime, timedelta
+from email.parser import BytesParser
+from email.policy import default as default_policy
 from email.utils import make_msgid, parseaddr
 
 from anymail.inbound import AnymailInboundMessage
 from django.conf import settings
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, InterfaceError, OperationalError, transaction
 from django.template.loader import render_to_string
 from django.utils import timezone
 
 from config.celery import publish_after_commit
 from notifications.inbound import context as play
-from notifications.inbound import tokens
+from notifications.inbound import tokens, trust
 from notifications.inbound.commands import (
     Choice,
     Command,
@@ -46,6 +50,21 @@ logger = logging.getLogger(__name__)
 #: Commands that answer without moving.
 ANSWER_ONLY = {"help", "status", "more", "list", "find"}
 _REPLY_TEMPLATE = "notifications/email/play_reply"
+#: Every refusal goes out under this subject: the incoming subject is never echoed, so a
+#: refusal cannot carry a stranger's words to a player's inbox.
+REFUSAL_SUBJECT = "Turnpost: your email was not played"
+#: What is kept of a message refused for its size (enough to see its headers).
+_KEPT_OF_TOO_LARGE = 64 * 1024
+
+
+def _transient_errors() -> tuple[type[BaseException], ...]:
+    """Faults of our own services that pass: the caller should retry (webhook 500, exit 75)."""
+    from kombu.exceptions import OperationalError as BrokerError
+    from redis.exceptions import ConnectionError as RedisConnectionError
+    from redis.exceptions import TimeoutError as RedisTimeoutError
+
+    return (OperationalError, InterfaceError, BrokerError, RedisConnectionError,
+            RedisTimeoutError, ConnectionError, TimeoutError)
 
 
 class _Done(Exception):
@@ -57,29 +76,120 @@ class _Done(Exception):
 
 def inbound_email_receive(*, message: AnymailInboundMessage | None = None, raw: bytes | None = None,
                           channel: str, envelope_recipient: str | None = None,
+                          provider_verdicts: list[trust.Verdict] | None = None,
                           now: datetime | None = None) -> InboundMessage:
-    """Processes one received email; returns its InboundMessage (the first one's for a repeat)."""
-    if message is None:
-        message = AnymailInboundMessage.parse_raw_mime_bytes(raw or b"")
-    if raw is None:
-        raw = _as_bytes(message)
+    """Processes one received email; returns its InboundMessage (the first one's for a repeat).
+    Raises only for passing faults of our own services (see `_transient_errors`)."""
     now = now or timezone.now()
+    try:
+        if message is None:
+            raw = raw or b""
+            if trust.too_large(len(raw)):
+                return inbound_too_large_receive(head=raw[:_KEPT_OF_TOO_LARGE], size=len(raw),
+                                                 channel=channel, now=now)
+            message = AnymailInboundMessage.parse_raw_mime_bytes(raw)
+        if raw is None:
+            raw = _as_bytes(message)
+        if trust.too_large(len(raw)):
+            return inbound_too_large_receive(head=raw[:_KEPT_OF_TOO_LARGE], size=len(raw),
+                                             channel=channel, now=now)
+        return _receive(message, raw, channel=channel, envelope_recipient=envelope_recipient,
+                        provider_verdicts=provider_verdicts or [], now=now)
+    except (*_transient_errors(), IntegrityError):
+        # IntegrityError: the same message processed twice at once; the retry finds the first.
+        raise
+    except Exception as error:  # caused by the message: record it, never retry it
+        return _unprocessable(raw or b"", channel=channel, error=error, now=now)
+
+
+def _receive(message: AnymailInboundMessage, raw: bytes, *, channel: str,
+             envelope_recipient: str | None, provider_verdicts: list[trust.Verdict],
+             now: datetime) -> InboundMessage:
     message_id = _message_id(message, raw)
     with transaction.atomic():
         try:
             with transaction.atomic():
                 inbound = InboundMessage.objects.create(
                     message_id=message_id, channel=channel[:40], received_at=now,
-                    sender=_sender(message)[:254], subject=(message.get("Subject") or "")[:255],
+                    sender=_sender(message)[:254], subject=_header_text(message, "Subject")[:255],
                     raw=raw,
                 )
         except IntegrityError:
             return _repeated(message_id, now)
         with suppress(_Done):
-            _process(inbound, message, envelope_recipient, now)
+            _process(inbound, message, envelope_recipient, provider_verdicts, raw, now)
+        inbound.detail = _clean(inbound.detail)
+        inbound.text = _clean(inbound.text)
         inbound.save()
     logger.info("inbound email %s: %s (%s)", message_id, inbound.status, inbound.reason)
     return inbound
+
+
+def inbound_too_large_receive(*, head: bytes, size: int, channel: str,
+                              now: datetime | None = None,
+                              message_id: str = "") -> InboundMessage:
+    """A message over EMAIL_PLAY_MAX_MESSAGE_BYTES, known by its first bytes only (the rest is
+    never read into memory): recorded with its headers, and answered when its strictly parsed
+    From is a confirmed account's address."""
+    now = now or timezone.now()
+    headers = BytesParser(AnymailInboundMessage, policy=default_policy).parsebytes(
+        head, headersonly=True)
+    message_id = message_id or _message_id(headers, head)
+    with transaction.atomic():
+        try:
+            with transaction.atomic():
+                inbound = InboundMessage.objects.create(
+                    message_id=message_id, channel=channel[:40], received_at=now,
+                    sender=_sender(headers)[:254], subject=_header_text(headers, "Subject")[:255],
+                    raw=_headers_only(head),
+                )
+        except IntegrityError:
+            return _repeated(message_id, now)
+        limit_mb = settings.EMAIL_PLAY_MAX_MESSAGE_BYTES / 1_000_000
+        with suppress(_Done):
+            _refuse_stranger(inbound, "too_large",
+                             f"Your email was larger than {limit_mb:g} MB, so it was not read. "
+                             "Answer with the number of your choice and leave out attachments, "
+                             "or play on the website.", now)
+        inbound.detail = _clean(f"{inbound.detail} ({size} bytes)")
+        inbound.save()
+    logger.warning("inbound email %s refused: %s bytes", message_id, size)
+    return inbound
+
+
+def _unprocessable(raw: bytes, *, channel: str, error: Exception,
+                   now: datetime) -> InboundMessage:
+    """A message that made processing fail in a way a retry would repeat: kept as a refusal with
+    the error, unanswered (whatever failed may be what an answer needs)."""
+    logger.exception("inbound email could not be processed; recorded as unprocessable")
+    digest = hashlib.sha256(raw).hexdigest()
+    message_id = f"<unprocessable-{digest}@turnpost.invalid>"
+    inbound, _ = InboundMessage.objects.get_or_create(
+        message_id=message_id,
+        defaults={"channel": channel[:40], "received_at": now, "raw": raw,
+                  "status": InboundStatus.REFUSED, "reason": "unprocessable",
+                  "detail": _clean(f"{type(error).__name__}: {error}")[:2000]})
+    return inbound
+
+
+def _clean(text: str) -> str:
+    """Text as PostgreSQL can store it (no NUL characters, which no player writes)."""
+    return (text or "").replace("\x00", "")
+
+
+def _header_text(message: AnymailInboundMessage, name: str) -> str:
+    try:
+        value = message.get(name)
+    except (ValueError, TypeError, IndexError, LookupError):
+        return ""
+    return _clean(" ".join(str(value or "").split()))
+
+
+def _headers_only(head: bytes) -> bytes:
+    for separator in (b"\r\n\r\n", b"\n\n"):
+        if separator in head:
+            return head[:head.index(separator) + len(separator)]
+    return head
 
 
 def _as_bytes(message: AnymailInboundMessage) -> bytes:
@@ -90,7 +200,7 @@ def _as_bytes(message: AnymailInboundMessage) -> bytes:
 
 
 def _message_id(message: AnymailInboundMessage, raw: bytes) -> str:
-    value = " ".join((message.get("Message-ID") or "").split())
+    value = _header_text(message, "Message-ID")
     if value:
         return value[:255]
     # No Message-ID (rare, broken clients): the content itself identifies a repeat.
@@ -98,7 +208,7 @@ def _message_id(message: AnymailInboundMessage, raw: bytes) -> str:
 
 
 def _sender(message: AnymailInboundMessage) -> str:
-    return from_address(message)
+    return _clean(from_address(message))
 
 
 def _own_addresses() -> list[str]:
@@ -126,11 +236,33 @@ def _drop(inbound: InboundMessage, reason: str) -> None:
     _finish(inbound, InboundStatus.DROPPED, reason)
 
 
-def _refusals_exceeded(to: str, now: datetime) -> bool:
-    recent = EmailReply.objects.filter(
-        to__iexact=to, inbound__status=InboundStatus.REFUSED,
-        created_at__gte=now - timedelta(hours=1))
-    return recent.count() >= settings.EMAIL_PLAY_REFUSALS_PER_HOUR
+def _refusal_blocked(to: str, now: datetime) -> str:
+    """Why a refusal may not be mailed to `to`, or "": refusals go only to the confirmed
+    (allauth-verified) address of an active account, at most EMAIL_PLAY_REFUSALS_PER_HOUR to
+    one address and EMAIL_PLAY_REFUSALS_GLOBAL_PER_HOUR in all, so forged senders cannot turn
+    the site into a mail cannon."""
+    from allauth.account.models import EmailAddress
+
+    if not to or not EmailAddress.objects.filter(email__iexact=to, verified=True,
+                                                 user__is_active=True).exists():
+        return "unconfirmed"
+    recent = EmailReply.objects.filter(inbound__status=InboundStatus.REFUSED,
+                                       created_at__gte=now - timedelta(hours=1))
+    if recent.filter(to__iexact=to).count() >= settings.EMAIL_PLAY_REFUSALS_PER_HOUR:
+        return "throttled"
+    if recent.count() >= settings.EMAIL_PLAY_REFUSALS_GLOBAL_PER_HOUR:
+        return "throttled"
+    return ""
+
+
+def _refuse_unanswered(inbound: InboundMessage, reason: str, explanation: str,
+                       blocked: str) -> None:
+    """A refusal recorded without a mail: throttled ones become drops (as before); others keep
+    their reason, noting why nobody was told."""
+    if blocked == "throttled":
+        _finish(inbound, InboundStatus.DROPPED, "throttled", f"{reason}: {explanation}")
+    _finish(inbound, InboundStatus.REFUSED, reason,
+            f"{explanation} (not answered: the sender is not a confirmed account's address)")
 
 
 def _send(inbound: InboundMessage, *, to: str, context: dict, reply_to: str = "") -> EmailReply:
@@ -138,7 +270,9 @@ def _send(inbound: InboundMessage, *, to: str, context: dict, reply_to: str = ""
     from notifications import tasks
 
     original_subject = " ".join((inbound.subject or "").split())
-    if original_subject:
+    if context["status"] in (InboundStatus.REFUSED, "duplicate"):
+        subject = REFUSAL_SUBJECT
+    elif original_subject:
         subject = original_subject if original_subject.lower().startswith("re:") else (
             f"Re: {original_subject}")
     else:
@@ -166,9 +300,11 @@ def _send(inbound: InboundMessage, *, to: str, context: dict, reply_to: str = ""
 
 def _refuse_stranger(inbound: InboundMessage, reason: str, explanation: str,
                      now: datetime) -> None:
-    """A refusal to whoever sent it, saying nothing about any game or player."""
-    if not inbound.sender or _refusals_exceeded(inbound.sender, now):
-        _drop(inbound, "throttled" if inbound.sender else "no_sender")
+    """A refusal to whoever sent it, saying nothing about any game or player; mailed only when
+    the sender is a confirmed account's address (see `_refusal_blocked`)."""
+    blocked = _refusal_blocked(inbound.sender, now)
+    if blocked:
+        _refuse_unanswered(inbound, reason, explanation, blocked)
     _send(inbound, to=inbound.sender, context={
         "status": InboundStatus.REFUSED, "reason": reason, "headline": "Nothing was played",
         "explanation": [explanation], "stranger": True,
@@ -219,8 +355,10 @@ def _player_context(game, user, now: datetime, *, offset: int = 0,
 def _answer_player(inbound: InboundMessage, game, user, now: datetime, *, status: str,
                    reason: str, headline: str, explanation: list[str] | None = None,
                    **page) -> None:
-    if status == InboundStatus.REFUSED and _refusals_exceeded(user.email, now):
-        _drop(inbound, "throttled")
+    if status == InboundStatus.REFUSED:
+        blocked = _refusal_blocked(user.email, now)
+        if blocked:
+            _refuse_unanswered(inbound, reason, headline, blocked)
     context, reply_to = _player_context(game, user, now, **page)
     explanation = list(explanation or [])
     if context["restricted"] and context["restricted"] not in explanation:
@@ -236,13 +374,33 @@ def _answer_player(inbound: InboundMessage, game, user, now: datetime, *, status
 
 
 def _process(inbound: InboundMessage, message: AnymailInboundMessage,
-             envelope_recipient: str | None, now: datetime) -> None:
+             envelope_recipient: str | None, provider_verdicts: list[trust.Verdict], raw: bytes,
+             now: datetime) -> None:
     from accounts.models import User
     from games.models import Game
 
+    malformed = trust.malformation(message, raw)
+    if malformed:
+        _refuse_stranger(inbound, "malformed",
+                         f"Your email could not be read safely ({malformed}), so nothing was "
+                         "played. Answer from your usual mail program with the number of your "
+                         "choice, or play on the website.", now)
     automatic = automatic_reason(message, own_addresses=_own_addresses())
     if automatic:
         _drop(inbound, automatic)
+    sender = trust.sender_of(message)
+    if not sender.address:
+        # Nobody to answer: the one address we could trust is missing.
+        _finish(inbound, InboundStatus.REFUSED, "bad_sender",
+                f"The From header is not one plain address ({sender.problem}); not answered.")
+    failure = trust.authentication_failure(
+        trust.header_verdicts(message) + list(provider_verdicts))
+    if failure:
+        _refuse_stranger(inbound, "auth_failed",
+                         "Your email failed the sender checks of the mail system (" + failure +
+                         "), so we cannot tell it came from you and nothing was played. If you "
+                         "sent it, send it again directly (not forwarded), or play on the "
+                         "website.", now)
     text = reply_text(message)
     inbound.text = "\n".join(text.lines)[:5000]
     if not tokens.play_address():

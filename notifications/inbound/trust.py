@@ -1,0 +1,206 @@
+"""What play by email believes about a received message before it reads a move from it: who sent
+it (one strictly parsed From address, nothing address-like beside it), whether our own mail
+boundary or the provider vouches for that sender (SPF, DKIM, DMARC), and whether the message is
+whole, well-formed MIME of a size we accept. Each check answers with a refusal reason or None."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from email import errors as email_errors
+from email.message import Message
+
+import authres
+from django.conf import settings
+
+#: A message holding this byte is refused outright (PostgreSQL text cannot store it, and no mail
+#: client writes one).
+NUL = b"\x00"
+
+
+# ---- the sender ---------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Sender:
+    #: The one From address in lower case, or "" when the header is not trustworthy.
+    address: str
+    #: Why it is not (for the record), or "".
+    problem: str = ""
+
+
+def sender_of(message: Message) -> Sender:
+    """The From address, parsed with the standard library's RFC 5322 header parser (not
+    `parseaddr`, which this Python's `getaddresses` lacks a strict mode for). Refused: several
+    From headers, a group or several addresses, any parsing defect, and any second "@" in the
+    decoded value (`"alice@example.com" <mallory@evil.test>`, a comment naming an address, a
+    quoted local part holding one): a mail client shows those parts, so they could pass for
+    another player."""
+    values = message.get_all("From") or []
+    if not values:
+        return Sender("", "no From header")
+    if len(values) > 1:
+        return Sender("", f"{len(values)} From headers")
+    try:
+        header = message["From"]
+        groups, defects = getattr(header, "groups", None), getattr(header, "defects", ())
+        decoded = str(header)
+    except (ValueError, TypeError, IndexError, LookupError) as error:
+        return Sender("", f"unreadable From header ({type(error).__name__})")
+    if groups is None:  # a message built without the header registry (not ours)
+        return Sender("", "unparsed From header")
+    if defects:
+        return Sender("", "malformed From header: " + ", ".join(
+            sorted({type(defect).__name__ for defect in defects})))
+    addresses = [address for group in groups for address in group.addresses]
+    if any(group.display_name is not None for group in groups):
+        return Sender("", "a group in From")
+    if len(addresses) != 1:
+        return Sender("", f"{len(addresses)} addresses in From")
+    address = addresses[0].addr_spec
+    local, _, domain = address.rpartition("@")
+    if not local or "." not in domain or decoded.count("@") != 1:
+        return Sender("", "an address-like text beside the From address")
+    return Sender(address.lower())
+
+
+# ---- authentication verdicts --------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Verdict:
+    #: "dmarc", "dkim" or "spf"
+    method: str
+    #: RFC 8601 result word in lower case: pass, fail, softfail, none, neutral, ...
+    result: str
+    #: Who said so ("mx.example.org" for an Authentication-Results header, "webhook:ses", ...).
+    source: str
+
+
+_METHODS = ("dmarc", "dkim", "spf")
+
+
+def header_verdicts(message: Message) -> list[Verdict]:
+    """Verdicts from the Authentication-Results headers we trust: those whose authserv-id is
+    EMAIL_PLAY_AUTHSERV_ID (our own MTA must remove incoming ones claiming that id, as RFC 8601
+    requires), or when that is unset, only the topmost header (the last hop adds it on top, so
+    a sender cannot slip one above it). A trusted header we cannot parse adds nothing."""
+    values = [str(value) for value in (message.get_all("Authentication-Results") or [])]
+    own_id = settings.EMAIL_PLAY_AUTHSERV_ID.strip().lower()
+    parsed = []
+    for value in values if own_id else values[:1]:
+        try:
+            header = authres.AuthenticationResultsHeader.parse_value(" ".join(value.split()))
+        except (authres.AuthResError, ValueError, IndexError):
+            continue
+        if own_id and (header.authserv_id or "").lower() != own_id:
+            continue
+        parsed.append(header)
+    return [Verdict(result.method.lower(), str(result.result).lower(), header.authserv_id)
+            for header in parsed for result in header.results
+            if result.method and result.method.lower() in _METHODS]
+
+
+def _word(value) -> str:
+    match = re.match(r"\s*([A-Za-z_]+)", str(value or ""))
+    return match.group(1).lower() if match else ""
+
+
+def provider_verdicts(esp_name: str, esp_event, message: Message) -> list[Verdict]:
+    """Verdicts a provider reports in its own fields (anymail's AnymailInboundMessage has no
+    SPF/DKIM attributes, only `spam_detected`/`spam_score`, which the automatic-mail check uses):
+    Amazon SES's receipt verdicts, SendGrid's `SPF`/`dkim` fields, Mailgun's `X-Mailgun-Spf` and
+    `X-Mailgun-Dkim-Check-Result` headers, Postmark's topmost `Received-SPF` header."""
+    provider = (esp_name or "").lower().replace(" ", "")
+    source = f"webhook:{provider}"
+    found: list[tuple[str, str]] = []
+    if provider == "amazonses" and isinstance(esp_event, dict):
+        receipt = esp_event.get("receipt") or {}
+        for method in _METHODS:
+            status = str((receipt.get(f"{method}Verdict") or {}).get("status", "")).upper()
+            found.append((method, {"PASS": "pass", "FAIL": "fail"}.get(status, "")))
+    elif provider == "sendgrid" and hasattr(esp_event, "POST"):
+        found.append(("spf", _word(esp_event.POST.get("SPF"))))
+        # "{@example.com : pass}" per signing domain
+        found += [("dkim", result.lower()) for result in
+                  re.findall(r":\s*([A-Za-z]+)", str(esp_event.POST.get("dkim") or ""))]
+    elif provider == "mailgun":
+        found.append(("spf", _word(message.get("X-Mailgun-Spf"))))
+        found.append(("dkim", _word(message.get("X-Mailgun-Dkim-Check-Result"))))
+    elif provider == "postmark":
+        found.append(("spf", _word((message.get_all("Received-SPF") or [""])[0])))
+    return [Verdict(method, result, source) for method, result in found if result]
+
+
+def authentication_failure(verdicts: list[Verdict]) -> str:
+    """Why the sender is not who the From says, or "": a DMARC `fail`; when no DMARC result was
+    reported, a DKIM `fail` with no DKIM `pass` beside it (a message may carry several
+    signatures; one that verifies is enough) or an SPF `fail` (not `softfail`). DMARC, when
+    reported, decides alone: it already weighs SPF and DKIM against the From domain, so a
+    forwarded message failing SPF but carrying a valid aligned signature passes."""
+    by_method: dict[str, list[Verdict]] = {method: [] for method in _METHODS}
+    for verdict in verdicts:
+        by_method[verdict.method].append(verdict)
+
+    def failed(method: str) -> list[Verdict]:
+        return [verdict for verdict in by_method[method] if verdict.result == "fail"]
+
+    if by_method["dmarc"]:
+        failures = failed("dmarc")
+    else:
+        dkim_failed = [] if any(v.result == "pass" for v in by_method["dkim"]) else failed("dkim")
+        failures = dkim_failed + failed("spf")
+    return ", ".join(f"{v.method}=fail ({v.source})" for v in failures)
+
+
+# ---- the message itself -------------------------------------------------------------------------
+
+#: Defects of the message structure or of a body part's encoding; any of them means we cannot be
+#: sure what the player wrote (header defects are judged where a header is used).
+_STRUCTURE_DEFECTS = (
+    email_errors.NoBoundaryInMultipartDefect,
+    email_errors.StartBoundaryNotFoundDefect,
+    email_errors.CloseBoundaryNotFoundDefect,
+    email_errors.FirstHeaderLineIsContinuationDefect,
+    email_errors.MisplacedEnvelopeHeaderDefect,
+    email_errors.MissingHeaderBodySeparatorDefect,
+    email_errors.MultipartInvariantViolationDefect,
+    email_errors.InvalidMultipartContentTransferEncodingDefect,
+    email_errors.UndecodableBytesDefect,
+    email_errors.InvalidBase64PaddingDefect,
+    email_errors.InvalidBase64CharactersDefect,
+    email_errors.InvalidBase64LengthDefect,
+)
+
+
+def too_large(size: int) -> bool:
+    return size > settings.EMAIL_PLAY_MAX_MESSAGE_BYTES
+
+
+def malformation(message: Message, raw: bytes) -> str:
+    """What is wrong with the message as MIME, or "": a NUL byte, an empty message, a structural
+    or transfer-encoding defect in any part, a text part in an unknown charset or with bytes
+    its charset cannot decode, a header holding control characters."""
+    from notifications.inbound.parsing import text_parts
+
+    if not raw.strip():
+        return "an empty message"
+    if NUL in raw:
+        return "a NUL byte"
+    problems: list[str] = []
+    for part in text_parts(message):
+        try:
+            part.decoded_text(strict=True)
+        except LookupError:
+            problems.append(f"unknown charset {part.charset!r}")
+        except UnicodeDecodeError:
+            problems.append(f"bytes that are not {part.charset}")
+    for part in message.walk():
+        problems += sorted({type(defect).__name__ for defect in part.defects
+                            if isinstance(defect, _STRUCTURE_DEFECTS)})
+    for name in ("Subject", "Message-ID", "To", "In-Reply-To"):
+        for value in message.get_all(name) or []:
+            text = str(value)
+            if re.search(r"[\x00-\x08\x0a-\x1f\x7f]", text):
+                problems.append(f"control characters in {name}")
+    return ", ".join(dict.fromkeys(problems))
