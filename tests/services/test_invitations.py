@@ -311,3 +311,9 @@ def test_answer_time_does_not_depend_on_who_is_named(settings, worker_queue):
     assert Notification.objects.filter(kind="invitation").count() == 2 * rounds
     assert min(padded.values()) >= 250
     assert abs(padded["player"] - padded["nobody"]) < 5
+    # A refusal depends on nobody named, so it is not padded (a throttled client holds no
+    # worker for long).
+    settings.GAME_INVITATIONS_PER_HOUR = 1
+    started = time.perf_counter()
+    refused = client.post(invite_url(game), {"username": "one-more"}, format="json")
+    assert refused.status_code == 429 and time.perf_counter() - started < 0.2
