@@ -88,6 +88,7 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "allauth.account.middleware.AccountMiddleware",
     "accounts.middleware.PlayerTimezoneMiddleware",
+    "notifications.inbound.webhooks.InboundWebhookGuard",
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -243,6 +244,15 @@ EMAIL_PLAY_CHOICES_SHOWN = env.int("EMAIL_PLAY_CHOICES_SHOWN", default=20)
 EMAIL_PLAY_REQUIRE_CONFIRMED = env.bool("EMAIL_PLAY_REQUIRE_CONFIRMED", default=True)
 #: At most this many refusals are mailed to one sender per hour (stops loops with robots).
 EMAIL_PLAY_REFUSALS_PER_HOUR = env.int("EMAIL_PLAY_REFUSALS_PER_HOUR", default=10)
+#: ... and at most this many refusals in all per hour; refusals go only to confirmed addresses.
+EMAIL_PLAY_REFUSALS_GLOBAL_PER_HOUR = env.int("EMAIL_PLAY_REFUSALS_GLOBAL_PER_HOUR", default=200)
+#: Larger received messages are refused unread (answered when the sender is a confirmed player).
+EMAIL_PLAY_MAX_MESSAGE_BYTES = env.int("EMAIL_PLAY_MAX_MESSAGE_BYTES", default=10 * 1024 * 1024)
+#: The authserv-id our own MTA writes in Authentication-Results; only those headers are trusted
+#: (unset: only the topmost one). A dmarc fail, or without dmarc a dkim or spf fail, is refused.
+EMAIL_PLAY_AUTHSERV_ID = env.str("EMAIL_PLAY_AUTHSERV_ID", default="")
+#: Production refuses inbound webhooks without ANYMAIL_WEBHOOK_SECRET (a check error and 503).
+EMAIL_PLAY_WEBHOOKS_REQUIRE_SECRET = not DEBUG
 
 # ---- REST API ----------------------------------------------------------------------------------
 REST_FRAMEWORK = {
