@@ -145,10 +145,10 @@ def inbound_too_large_receive(*, head: bytes, size: int, channel: str,
                 )
         except IntegrityError:
             return _repeated(message_id, now)
-        limit_mb = settings.EMAIL_PLAY_MAX_MESSAGE_BYTES / 1_000_000
+        limit_mb = settings.EMAIL_PLAY_MAX_MESSAGE_BYTES / (1024 * 1024)
         with suppress(_Done):
             _refuse_stranger(inbound, "too_large",
-                             f"Your email was larger than {limit_mb:g} MB, so it was not read. "
+                             f"Your email was larger than {limit_mb:.3g} MB, so it was not read. "
                              "Answer with the number of your choice and leave out attachments, "
                              "or play on the website.", now)
         inbound.detail = _clean(f"{inbound.detail} ({size} bytes)")

@@ -59,7 +59,10 @@ def sender_of(message: Message) -> Sender:
         return Sender("", f"{len(addresses)} addresses in From")
     address = addresses[0].addr_spec
     local, _, domain = address.rpartition("@")
-    if not local or "." not in domain or decoded.count("@") != 1:
+    # The raw value too: the decoded one has lost its comments, which clients may show.
+    raw_value = next((str(value) for name, value in message.raw_items()
+                      if name.lower() == "from"), "")
+    if not local or "." not in domain or decoded.count("@") != 1 or raw_value.count("@") != 1:
         return Sender("", "an address-like text beside the From address")
     return Sender(address.lower())
 
@@ -179,8 +182,9 @@ def too_large(size: int) -> bool:
 
 def malformation(message: Message, raw: bytes) -> str:
     """What is wrong with the message as MIME, or "": a NUL byte, an empty message, a structural
-    or transfer-encoding defect in any part, a text part in an unknown charset or with bytes
-    its charset cannot decode, a header holding control characters."""
+    or transfer-encoding defect in any part, a text part in an unknown charset, with bytes its
+    charset cannot decode or with replacement characters, a header holding control characters
+    (an encoded line break in Subject or To: header injection)."""
     from notifications.inbound.parsing import text_parts
 
     if not raw.strip():
@@ -190,11 +194,15 @@ def malformation(message: Message, raw: bytes) -> str:
     problems: list[str] = []
     for part in text_parts(message):
         try:
-            part.decoded_text(strict=True)
+            text = part.decoded_text(strict=True)
         except LookupError:
             problems.append(f"unknown charset {part.charset!r}")
         except UnicodeDecodeError:
             problems.append(f"bytes that are not {part.charset}")
+        else:
+            # U+FFFD: bytes a relay (e.g. a provider's webhook) already could not decode.
+            if "\ufffd" in text:
+                problems.append("undecodable characters")
     for part in message.walk():
         problems += sorted({type(defect).__name__ for defect in part.defects
                             if isinstance(defect, _STRUCTURE_DEFECTS)})

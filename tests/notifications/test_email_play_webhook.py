@@ -31,6 +31,9 @@ from tests.notifications.email_play import (
     committed,
     fixture_reply,
     last_mail_to,
+    mailgun_configured,
+    mailgun_post,
+    mailgun_signature,
     mails_to,
     numbered_choices,
     outcome_of,
@@ -40,24 +43,10 @@ from tests.notifications.email_play import (
     started,
 )
 
-SIGNING_KEY = "key-3ax6xnjp29jd6fds4gc373sgvjxteol0"
-
-
-def mailgun_signature(timestamp: str, token: str, key: str = SIGNING_KEY) -> str:
-    return hmac.new(key.encode(), f"{timestamp}{token}".encode(), hashlib.sha256).hexdigest()
-
 
 @pytest.fixture
 def mailgun(settings):
-    settings.ANYMAIL = {**settings.ANYMAIL, "MAILGUN_WEBHOOK_SIGNING_KEY": SIGNING_KEY}
-
-
-def mailgun_post(fields: dict, *, path="/anymail/mailgun/inbound_mime/", key=SIGNING_KEY):
-    timestamp, token = str(int(time.time())), os.urandom(25).hex()
-    payload = {**fields, "timestamp": timestamp, "token": token,
-               "signature": mailgun_signature(timestamp, token, key)}
-    with committed():
-        return Client().post(path, payload)
+    mailgun_configured(settings)
 
 
 @pytest.mark.django_db
