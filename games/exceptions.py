@@ -72,6 +72,14 @@ class ReportError(GameError):
     status = 400
 
 
+class EngineFault(GameError):
+    """Engine code failed or left a game that cannot continue. Nothing was saved; the fault is
+    logged with the game and the action so it can be mended. Never the player's fault."""
+
+    code = "engine_error"
+    status = 500
+
+
 class InvitationError(GameError):
     code = "invalid_invitation"
     status = 400

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import logging
 import re
 import secrets
 import time
@@ -25,12 +26,21 @@ from django.utils import timezone
 
 from accounts.models import Vacation, active_restriction, restriction_message
 from games.clock import deadline_after, playing_time
-from games.engines.base import Engine, IllegalAction, InvalidOptions, SeededRandom
+from games.engines.base import (
+    Engine,
+    IllegalAction,
+    InvalidOptions,
+    SeededRandom,
+    canonical_action,
+    match_legal,
+)
 from games.engines.registry import UnknownEngine, get_engine
 from games.events import game_event
 from games.exceptions import (
     ChatError,
     ChatThrottled,
+    EngineFault,
+    GameError,
     GameNotRunning,
     IdempotencyKeyReused,
     IllegalMove,
@@ -68,6 +78,8 @@ from games.models import (
 from games.selectors import user_by_login
 from games.text import visible_text
 
+logger = logging.getLogger(__name__)
+
 
 @dataclass(frozen=True)
 class SubmitResult:
@@ -91,6 +103,62 @@ def _engine_for(slug: str) -> Engine:
         return get_engine(slug)
     except UnknownEngine as error:
         raise InvalidGameSetup(str(error.args[0]), details={"engine": slug}) from None
+
+
+@contextmanager
+def _engine_guard(game: Game, step: str, seat: int | None = None, action: Any = None
+                  ) -> Iterator[None]:
+    """Engine code runs inside this: an exception it was not meant to raise (anything but
+    IllegalAction and the service's own errors) becomes an EngineFault, logged with the game,
+    the step and the action; raised inside the service's transaction, it saves nothing."""
+    try:
+        yield
+    except (IllegalAction, InvalidOptions, GameError):
+        raise
+    except Exception as error:
+        logger.exception("Engine fault in game %s (%s, rules %s) at %s, seat %s, action %r",
+                         game.pk, game.engine, game.rules_version, step, seat, action)
+        raise EngineFault(
+            "The game's rules engine failed on this step, so nothing was changed. "
+            "The fault is logged for the maintainers.",
+            details={"step": step},
+        ) from error
+
+
+def playability_problem(engine: Engine, state: dict) -> str | None:
+    """Why `state` cannot continue, or None: every awaited seat must have a legal action and a
+    legal timeout action, unless the game is over or a system step is due."""
+    if engine.is_over(state) or engine.ready_to_resolve(state):
+        return None
+    active = engine.active_seats(state)
+    if not active:
+        return "no seat is to act and no system step is due"
+    for seat in active:
+        legal = engine.legal_actions(state, seat)
+        if not legal:
+            return f"seat {seat} is awaited but has no legal action"
+        timeout = engine.timeout_action(state, seat)
+        if canonical_action(timeout) not in {canonical_action(item) for item in legal}:
+            return f"seat {seat}'s timeout action {timeout!r} is not among its legal actions"
+    return None
+
+
+def _require_playable(game: Game, engine: Engine, step: str, seat: int | None = None,
+                      action: Any = None) -> None:
+    """Refuses (as an engine fault) a change that would leave the game unable to continue."""
+    with _engine_guard(game, step, seat, action):
+        try:
+            problem = playability_problem(engine, game.state)
+        except IllegalAction as error:
+            problem = f"the engine refused to list a seat's moves: {error}"
+    if problem is not None:
+        logger.error("Engine fault in game %s (%s, rules %s) after %s, seat %s, action %r: %s",
+                     game.pk, game.engine, game.rules_version, step, seat, action, problem)
+        raise EngineFault(
+            "This move would leave the game unable to continue, so it was not made. "
+            "The fault is logged for the maintainers.",
+            details={"step": step},
+        )
 
 
 def _transition(game: Game, status: str) -> None:
@@ -384,7 +452,9 @@ def game_start(*, game_id: int, user, now: datetime | None = None) -> Game:
         for seat, number in zip(seats, order, strict=True):
             seat.number = number
             seat.save(update_fields=["number"])
-        game.state = engine.new_game(game.num_players, game.seed, game.options)
+        with _engine_guard(game, "new_game"):
+            game.state = engine.new_game(game.num_players, game.seed, game.options)
+        _require_playable(game, engine, "new_game")
         _transition(game, GameStatus.ACTIVE)
         game.started_at = now
         for seat in seats:
@@ -412,6 +482,19 @@ def game_abort(*, game_id: int, reason: str = "") -> Game:
 # play
 
 
+def _refusal_reason(engine: Engine, state: dict, seat: int, action: Any,
+                    mismatch: IllegalAction) -> str:
+    """The engine's own words for why `action` is refused (they name the card, the cost…);
+    the generic mismatch when the engine has none or fails on the odd input."""
+    try:
+        engine.apply(state, seat, action)
+    except IllegalAction as error:
+        return str(error)
+    except Exception:
+        pass  # odd input must never turn a refusal into a crash
+    return str(mismatch)
+
+
 def _apply_move(
     game: Game,
     *,
@@ -424,22 +507,33 @@ def _apply_move(
     """Applies one seat's move to a locked, running game; returns the outcome summary."""
     engine = _engine_for(game.engine)
     state_before = game.state
-    if not engine.legal_actions(state_before, seat_number):
-        raise IllegalMove("It is not your turn.")
-    try:
-        game.state = engine.apply(state_before, seat_number, action)
-    except IllegalAction as error:
-        raise IllegalMove(str(error), details={"action": action}) from None
-    record = _append_action(
-        game,
-        engine,
-        kind=ActionKind.MOVE,
-        seat_number=seat_number,
-        payload=action,
-        source=source,
-        actor=actor,
-        state_before=state_before,
-    )
+    with _engine_guard(game, "move", seat_number, action):
+        legal = engine.legal_actions(state_before, seat_number)
+        if not legal:
+            raise IllegalMove("It is not your turn.")
+        try:
+            # The one legality check of every entrance: the move must be a listed legal action
+            # as canonical JSON (3, 3.0 and true differ). The listed action is what is applied
+            # and logged, so no value made by a client reaches the state.
+            listed = match_legal(action, legal)
+        except IllegalAction as error:
+            raise IllegalMove(_refusal_reason(engine, state_before, seat_number, action, error),
+                              details={"action": action}) from None
+        try:
+            game.state = engine.apply(state_before, seat_number, listed)
+        except IllegalAction as error:
+            raise IllegalMove(str(error), details={"action": action}) from None
+        record = _append_action(
+            game,
+            engine,
+            kind=ActionKind.MOVE,
+            seat_number=seat_number,
+            payload=listed,
+            source=source,
+            actor=actor,
+            state_before=state_before,
+        )
+    _require_playable(game, engine, "move", seat_number, listed)
     player_acted = source in (ActionSource.WEB, ActionSource.API, ActionSource.EMAIL)
     if player_acted:
         game.seats.filter(number=seat_number, timeout_count__gt=0).update(timeout_count=0)
@@ -549,23 +643,25 @@ def game_resolve(*, game_id: int, expected_version: int | None = None) -> bool:
         if expected_version is not None and game.version != expected_version:
             return False
         engine = _engine_for(game.engine)
-        if not engine.ready_to_resolve(game.state):
-            if game.needs_resolution:
-                game.needs_resolution = False
-                game.save(update_fields=["needs_resolution", "updated_at"])
-            return False
-        state_before = game.state
-        game.state = engine.resolve(state_before)
-        _append_action(
-            game,
-            engine,
-            kind=ActionKind.RESOLVE,
-            seat_number=None,
-            payload=None,
-            source=ActionSource.SYSTEM,
-            actor=None,
-            state_before=state_before,
-        )
+        with _engine_guard(game, "resolve"):
+            if not engine.ready_to_resolve(game.state):
+                if game.needs_resolution:
+                    game.needs_resolution = False
+                    game.save(update_fields=["needs_resolution", "updated_at"])
+                return False
+            state_before = game.state
+            game.state = engine.resolve(state_before)
+            _append_action(
+                game,
+                engine,
+                kind=ActionKind.RESOLVE,
+                seat_number=None,
+                payload=None,
+                source=ActionSource.SYSTEM,
+                actor=None,
+                state_before=state_before,
+            )
+        _require_playable(game, engine, "resolve")
         _after_change(game, engine, now, acted_seat=None)
     return True
 
@@ -589,7 +685,8 @@ def game_bot_moves_play(*, game_id: int, expected_version: int, limit: int = 500
         bot_seat = game.seats.filter(is_bot=True, number__in=active).order_by("number").first()
         if bot_seat is None:
             break
-        action = engine.bot_action(game.state, bot_seat.number)
+        with _engine_guard(game, "bot_action", bot_seat.number):
+            action = engine.bot_action(game.state, bot_seat.number)
         result = game_seat_move_apply(
             game_id=game_id,
             seat_number=bot_seat.number,
@@ -604,18 +701,45 @@ def game_bot_moves_play(*, game_id: int, expected_version: int, limit: int = 500
     return played
 
 
-def game_replay_verify(*, game: Game) -> bool:
-    """Rebuilds the state from the log and compares it with the stored state."""
-    if game.state is None:
-        return True
-    engine = _engine_for(game.engine)
+def _replayed_state(game: Game, engine: Engine) -> dict:
+    """The state rebuilt from `new_game` and the action log (the one replay loop)."""
     state = engine.new_game(game.num_players, game.seed, game.options)
     for entry in game.actions.order_by("sequence"):
         if entry.kind == ActionKind.RESOLVE:
             state = engine.resolve(state)
         else:
-            state = engine.apply(state, entry.seat_number, entry.payload)
-    return state == game.state
+            # As strict as a new move: a logged payload must be a listed legal action.
+            listed = match_legal(entry.payload, engine.legal_actions(state, entry.seat_number))
+            state = engine.apply(state, entry.seat_number, listed)
+    return state
+
+
+def game_replay_verify(*, game: Game) -> bool:
+    """Rebuilds the state from the log and compares it with the stored state."""
+    if game.state is None:
+        return True
+    return _replayed_state(game, _engine_for(game.engine)) == game.state
+
+
+def game_health_problem(*, game: Game) -> str | None:
+    """Why a stored game is unsound, or None: its log must replay to its stored state (with the
+    same JSON types: 1.0 is not 1) and that state must be able to continue."""
+    if game.state is None:
+        return None
+    engine = _engine_for(game.engine)
+    try:
+        replayed = _replayed_state(game, engine)
+    except Exception as error:  # a log entry the engine now refuses, or an engine crash
+        return f"the log does not replay: {type(error).__name__}: {error}"
+    if json.dumps(replayed, sort_keys=True) != json.dumps(game.state, sort_keys=True):
+        return "the log replays to a different state than the stored one"
+    if game.status != GameStatus.ACTIVE:
+        return None
+    try:
+        problem = playability_problem(engine, game.state)
+    except Exception as error:
+        return f"the engine fails on the stored state: {type(error).__name__}: {error}"
+    return f"the game cannot continue: {problem}" if problem else None
 
 
 # ---------------------------------------------------------------------------------------------
@@ -627,6 +751,7 @@ class SweepReport:
     timed_out_seats: int = 0
     games: int = 0
     reminders: int = 0
+    faulty_games: int = 0
 
 
 #: Upper bound on consecutive timeout moves for one seat within one turn (a multi-step turn).
@@ -638,13 +763,15 @@ def _time_out_seat(game: Game, engine: Engine, seat: Seat, now: datetime) -> Non
     timeout, and hands the seat to a bot after the game's limit of timeouts in a row."""
     source = ActionSource.BOT if seat.is_bot else ActionSource.TIMEOUT
     for _ in range(MAX_TIMEOUT_STEPS):
-        if game.status != GameStatus.ACTIVE or not engine.legal_actions(game.state, seat.number):
-            break
-        if seat.number not in engine.active_seats(game.state):
-            break  # a secret pick already made; the seat is only allowed to change it
-        action = (engine.bot_action if seat.is_bot else engine.timeout_action)(
-            game.state, seat.number
-        )
+        with _engine_guard(game, "timeout", seat.number):
+            if game.status != GameStatus.ACTIVE or not engine.legal_actions(game.state,
+                                                                            seat.number):
+                break
+            if seat.number not in engine.active_seats(game.state):
+                break  # a secret pick already made; the seat is only allowed to change it
+            action = (engine.bot_action if seat.is_bot else engine.timeout_action)(
+                game.state, seat.number
+            )
         _apply_move(game, seat_number=seat.number, action=action, source=source, actor=None,
                     now=now)
         seat.refresh_from_db()
@@ -693,19 +820,24 @@ def deadlines_sweep(*, now: datetime | None = None, limit: int = 1000) -> SweepR
             break
         for game_id in batch[: limit - report.games]:
             seen.add(game_id)
-            with transaction.atomic():
-                game = _lock_if_free(game_id)
-                if game is None:
-                    continue
-                engine = _engine_for(game.engine)
-                due = game.seats.select_related("user").filter(deadline_at__lte=now)
-                handled = 0
-                for seat in due.order_by("number"):
-                    _time_out_seat(game, engine, seat, now)
-                    handled += 1
-                if handled:
-                    report.games += 1
-                    report.timed_out_seats += handled
+            try:
+                with transaction.atomic():
+                    game = _lock_if_free(game_id)
+                    if game is None:
+                        continue
+                    engine = _engine_for(game.engine)
+                    due = game.seats.select_related("user").filter(deadline_at__lte=now)
+                    handled = 0
+                    for seat in due.order_by("number"):
+                        _time_out_seat(game, engine, seat, now)
+                        handled += 1
+                    if handled:
+                        report.games += 1
+                        report.timed_out_seats += handled
+            except EngineFault:
+                # Logged with the game and the step; the other due games still get their turn,
+                # and `manage.py check_games` lists the faulty one.
+                report.faulty_games += 1
     report.reminders = reminders_send_due(now=now, limit=limit)
     return report
 
