@@ -115,6 +115,9 @@ DATABASES = {
 }
 DATABASES["default"]["ATOMIC_REQUESTS"] = False
 DATABASES["default"]["CONN_MAX_AGE"] = env.int("DATABASE_CONN_MAX_AGE", default=60)
+# A reused connection that PostgreSQL dropped (restart, failover) is replaced before the request
+# uses it, instead of failing that request.
+DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # Web, worker and beat share one SQLite file: wait for locks instead of failing at once.
     DATABASES["default"]["CONN_MAX_AGE"] = 0
@@ -258,6 +261,9 @@ EMAIL_PLAY_WEBHOOKS_REQUIRE_SECRET = not DEBUG
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
         "rest_framework.authentication.TokenAuthentication",
+#: Larger API request bodies are refused with 413; deeper JSON with 400.
+API_MAX_BODY_BYTES = env.int("API_MAX_BODY_BYTES", default=256 * 1024)
+API_MAX_JSON_DEPTH = env.int("API_MAX_JSON_DEPTH", default=32)
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
@@ -278,6 +284,8 @@ REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "TEST_REQUEST_DEFAULT_FORMAT": "json",
 }
+    # JSON only (forms are for the HTML pages), bounded in size and depth: see games/api/parsers.py.
+    "DEFAULT_PARSER_CLASSES": ["games.api.parsers.BoundedJSONParser"],
 SPECTACULAR_SETTINGS = {
     "TITLE": "Turnpost API",
     "DESCRIPTION": "Play heavy board games slowly: lobby, moves and logs for third-party clients.",

@@ -19,3 +19,9 @@ urlpatterns = [
     # docs/email-play.md), e.g. /anymail/mailgun/inbound_mime/.
     path("anymail/", include("anymail.urls")),
 ]
+
+# JSON error bodies under /api/, Django's pages elsewhere.
+handler400 = "games.api.errors.bad_request"
+handler403 = "games.api.errors.permission_denied"
+handler404 = "games.api.errors.page_not_found"
+handler500 = "games.api.errors.server_error"

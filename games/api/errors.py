@@ -2,13 +2,25 @@
 
 from __future__ import annotations
 
+import logging
+import sys
+
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
-from django.http import Http404
+from django.core.exceptions import RequestDataTooBig
+from django.db import DatabaseError, InterfaceError, OperationalError
+from django.http import Http404, JsonResponse
+from django.views import defaults
 from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
+from games.api.parsers import RequestTooLarge
 from games.exceptions import GameError
+
+logger = logging.getLogger(__name__)
+
+#: Seconds a client should wait before trying again while the database is unreachable.
+RETRY_AFTER_SECONDS = 5
 
 _CODES = {
     exceptions.ParseError: "malformed_request",
@@ -21,6 +33,7 @@ _CODES = {
     exceptions.NotAcceptable: "not_acceptable",
     exceptions.UnsupportedMediaType: "unsupported_media_type",
     exceptions.Throttled: "throttled",
+    RequestTooLarge: "request_too_large",
 }
 
 
@@ -39,6 +52,17 @@ def _first_message(detail) -> str:
     return str(detail)
 
 
+def _database_unavailable_body() -> dict:
+    return error_body("database_unavailable",
+                      "The service cannot reach its database right now; nothing was changed. "
+                      "Try again in a moment.",
+                      {"retry_after_seconds": RETRY_AFTER_SECONDS})
+
+
+def _server_error_body() -> dict:
+    return error_body("server_error", "Something went wrong on our side; it has been logged.")
+
+
 def exception_handler(exc, context):
     if isinstance(exc, GameError):
         return Response(error_body(exc.code, exc.message, exc.details), status=exc.status)
@@ -46,9 +70,17 @@ def exception_handler(exc, context):
         exc = exceptions.NotFound()
     elif isinstance(exc, DjangoPermissionDenied):
         exc = exceptions.PermissionDenied()
+    elif isinstance(exc, RequestDataTooBig):
+        exc = RequestTooLarge()
     response = drf_exception_handler(exc, context)
     if response is None:
-        return None
+        # Not an API error: still answer in JSON, never Django's HTML page.
+        if isinstance(exc, (OperationalError, InterfaceError)):
+            logger.error("Database unreachable during an API request: %s", exc)
+            return Response(_database_unavailable_body(), status=503,
+                            headers={"Retry-After": str(RETRY_AFTER_SECONDS)})
+        logger.error("Unhandled error in an API request", exc_info=exc)
+        return Response(_server_error_body(), status=500)
     code = next((c for cls, c in _CODES.items() if isinstance(exc, cls)), "error")
     if isinstance(exc, exceptions.ValidationError):
         body = error_body(code, _first_message(exc.detail), {"fields": exc.detail})
@@ -61,3 +93,50 @@ def exception_handler(exc, context):
     if response.status_code == status.HTTP_400_BAD_REQUEST and malformed:
         response.data["message"] = f"The request body is not valid JSON: {exc.detail}"
     return response
+
+
+# ---- Django's own error views: JSON under /api/, the HTML pages elsewhere --------------------
+
+
+def _is_api(request) -> bool:
+    return request.path.startswith("/api/")
+
+
+def page_not_found(request, exception):
+    if _is_api(request):
+        return JsonResponse(error_body("not_found", "There is nothing at this address."),
+                            status=404)
+    return defaults.page_not_found(request, exception)
+
+
+def bad_request(request, exception):
+    if _is_api(request):
+        return JsonResponse(error_body("bad_request", "The request could not be understood."),
+                            status=400)
+    return defaults.bad_request(request, exception)
+
+
+def permission_denied(request, exception):
+    if _is_api(request):
+        return JsonResponse(error_body("permission_denied", "You may not do that."), status=403)
+    return defaults.permission_denied(request, exception)
+
+
+def server_error(request):
+    """Django calls this inside its `except` block, so the exception is still at hand: an
+    unreachable database answers 503 with Retry-After, in JSON under /api/."""
+    error = sys.exc_info()[1]
+    database_down = isinstance(error, (OperationalError, InterfaceError)) or (
+        isinstance(error, DatabaseError) and "connection" in str(error).lower()
+    )
+    if _is_api(request):
+        if database_down:
+            return JsonResponse(_database_unavailable_body(), status=503,
+                                headers={"Retry-After": str(RETRY_AFTER_SECONDS)})
+        return JsonResponse(_server_error_body(), status=500)
+    if database_down:
+        response = defaults.server_error(request)
+        response.status_code = 503
+        response["Retry-After"] = str(RETRY_AFTER_SECONDS)
+        return response
+    return defaults.server_error(request)

@@ -54,6 +54,8 @@ class EngineListView(APIView):
 class GameViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
     permission_classes = [permissions.IsAuthenticatedOrReadOnly]
     serializer_class = GameSummarySerializer
+    # Game ids are numbers: /games/abc/ is simply not found (404), never a lookup that fails.
+    lookup_value_regex = r"[0-9]+"
 
     def get_queryset(self):
         params = self.request.query_params
