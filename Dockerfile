@@ -25,9 +25,13 @@ COPY --chown=turnpost:turnpost accounts accounts
 COPY --chown=turnpost:turnpost notifications notifications
 COPY --chown=turnpost:turnpost templates templates
 COPY --chown=turnpost:turnpost static static
-RUN DJANGO_SECRET_KEY=collectstatic-only python manage.py collectstatic --noinput \
+# collectstatic needs settings, and production settings need a long key: a throwaway one.
+RUN DJANGO_SECRET_KEY="$(python -c 'import secrets; print(secrets.token_urlsafe(64))')" \
+    python manage.py collectstatic --noinput \
     && chown -R turnpost:turnpost /app/staticfiles
 USER turnpost
 EXPOSE 8000
-CMD ["gunicorn", "config.wsgi:application", "--bind", "0.0.0.0:8000", "--workers", "3", \
-     "--access-logfile", "-", "--forwarded-allow-ips", "*"]
+# Only the reverse proxy may say a request came over https: set FORWARDED_ALLOW_IPS to its
+# address (and NUM_PROXIES to how many proxies append to X-Forwarded-For).
+ENV FORWARDED_ALLOW_IPS=127.0.0.1 NUM_PROXIES=0
+CMD ["gunicorn", "-c", "config/gunicorn.py"]

@@ -78,9 +78,9 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "csp.middleware.CSPMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
-    "csp.middleware.CSPMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
@@ -172,18 +172,10 @@ ACCOUNT_SIGNUP_FIELDS = ["email*", "username*", "password1*", "password2*"]
 # "you already have an account" email instead of an error); "optional" lets players in at once
 # but tells a stranger which addresses have accounts.
 ACCOUNT_EMAIL_VERIFICATION = env.str("ACCOUNT_EMAIL_VERIFICATION", default="mandatory")
+# Following the link in the browser that signed up signs the new player in (allauth only does
+# so for the session that made the signup, so a forwarded link logs nobody in elsewhere).
+ACCOUNT_LOGIN_ON_EMAIL_CONFIRMATION = True
 ACCOUNT_UNIQUE_EMAIL = True
-ACCOUNT_LOGOUT_ON_GET = False
-ACCOUNT_DEFAULT_HTTP_PROTOCOL = "https" if not DEBUG else "http"
-
-LANGUAGE_CODE = "en-us"
-TIME_ZONE = "UTC"
-USE_I18N = True
-USE_TZ = True
-
-STATIC_URL = "static/"
-STATIC_ROOT = Path(env.str("STATIC_ROOT", default=str(DATA_DIR / "static")))
-STATIC_ROOT.mkdir(parents=True, exist_ok=True)
 # Signup and password reset never reveal whether an address has an account.
 ACCOUNT_PREVENT_ENUMERATION = True
 # Failed logins are counted per account (accounts.adapter), shared by the web login and the
@@ -198,6 +190,17 @@ ACCOUNT_RATE_LIMITS = {
     "login_failed": f"{LOGIN_FAILURES_PER_ADDRESS_PER_MINUTE}/m/ip,"
                     f"{LOGIN_FAILURES_PER_ACCOUNT}/{LOGIN_FAILURE_WINDOW_SECONDS}s/key",
 }
+ACCOUNT_LOGOUT_ON_GET = False
+ACCOUNT_DEFAULT_HTTP_PROTOCOL = "https" if not DEBUG else "http"
+
+LANGUAGE_CODE = "en-us"
+TIME_ZONE = "UTC"
+USE_I18N = True
+USE_TZ = True
+
+STATIC_URL = "static/"
+STATIC_ROOT = Path(env.str("STATIC_ROOT", default=str(DATA_DIR / "static")))
+STATIC_ROOT.mkdir(parents=True, exist_ok=True)
 STATICFILES_DIRS = [BASE_DIR / "static"]
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
@@ -258,12 +261,12 @@ EMAIL_PLAY_AUTHSERV_ID = env.str("EMAIL_PLAY_AUTHSERV_ID", default="")
 EMAIL_PLAY_WEBHOOKS_REQUIRE_SECRET = not DEBUG
 
 # ---- REST API ----------------------------------------------------------------------------------
-REST_FRAMEWORK = {
-    "DEFAULT_AUTHENTICATION_CLASSES": [
-        "rest_framework.authentication.TokenAuthentication",
 #: Larger API request bodies are refused with 413; deeper JSON with 400.
 API_MAX_BODY_BYTES = env.int("API_MAX_BODY_BYTES", default=256 * 1024)
 API_MAX_JSON_DEPTH = env.int("API_MAX_JSON_DEPTH", default=32)
+REST_FRAMEWORK = {
+    "DEFAULT_AUTHENTICATION_CLASSES": [
+        "rest_framework.authentication.TokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
@@ -281,11 +284,11 @@ API_MAX_JSON_DEPTH = env.int("API_MAX_JSON_DEPTH", default=32)
         "chat": env.str("API_THROTTLE_CHAT", default="20/min"),
     },
     "EXCEPTION_HANDLER": "games.api.errors.exception_handler",
+    # JSON only (forms are for the HTML pages), bounded in size and depth: see games/api/parsers.py.
+    "DEFAULT_PARSER_CLASSES": ["games.api.parsers.BoundedJSONParser"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "TEST_REQUEST_DEFAULT_FORMAT": "json",
 }
-    # JSON only (forms are for the HTML pages), bounded in size and depth: see games/api/parsers.py.
-    "DEFAULT_PARSER_CLASSES": ["games.api.parsers.BoundedJSONParser"],
 SPECTACULAR_SETTINGS = {
     "TITLE": "Turnpost API",
     "DESCRIPTION": "Play heavy board games slowly: lobby, moves and logs for third-party clients.",
@@ -399,7 +402,9 @@ CONTENT_SECURITY_POLICY = {
 }
 
 if not DEBUG:
-    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+    # No SECURE_PROXY_SSL_HEADER: gunicorn passes X-Forwarded-Proto on to everyone but only
+    # believes it from FORWARDED_ALLOW_IPS (config/gunicorn.py), so Django takes the scheme
+    # from gunicorn and a client talking to gunicorn directly cannot claim https.
     SECURE_SSL_REDIRECT = env.bool("DJANGO_SECURE_SSL_REDIRECT", default=True)
     SESSION_COOKIE_SECURE = True
     CSRF_COOKIE_SECURE = True
@@ -414,5 +419,3 @@ LOGGING = {
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": env.str("LOG_LEVEL", default="INFO")},
 }
-    # gunicorn only passes X-Forwarded-Proto on from FORWARDED_ALLOW_IPS, so a client talking
-    # to gunicorn directly cannot claim https.

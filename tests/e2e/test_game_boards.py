@@ -7,11 +7,17 @@ from __future__ import annotations
 import importlib
 
 import pytest
+from allauth.account.models import EmailAddress
 
 from games import services
 from games.engines.registry import BUILTIN_ENGINE_MODULES
 from games.models import Game
-from tests.e2e.test_browser import ARTIFACTS, PHONE, browser  # noqa: F401 - the fixture
+from tests.e2e.test_browser import (  # noqa: F401 - the fixture
+    ARTIFACTS,
+    PHONE,
+    browser,
+    watch_csp,
+)
 from tests.factories import PASSWORD, UserFactory
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -23,6 +29,8 @@ TAPS = 12
 
 def game_against_bots(slug: str, players: int) -> tuple[Game, object]:
     human = UserFactory()
+    # A confirmed address, as every player who signed up has (the login asks for it).
+    EmailAddress.objects.create(user=human, email=human.email, verified=True, primary=True)
     game = services.game_create(creator=human, engine_slug=slug, num_players=players)
     for _ in range(players - 1):
         services.game_add_bot(game_id=game.pk, user=human)
@@ -37,6 +45,7 @@ def test_a_game_is_playable_by_tapping_at_phone_size(slug, browser, live_server)
     context = browser.new_context(viewport=PHONE, device_scale_factor=2, is_mobile=True,
                                   has_touch=True)
     page = context.new_page()
+    csp_violations = watch_csp(page)
     page.goto(f"{live_server.url}/accounts/login/")
     page.fill("input[name=login]", human.username)
     page.fill("input[name=password]", PASSWORD)
@@ -71,4 +80,5 @@ def test_a_game_is_playable_by_tapping_at_phone_size(slug, browser, live_server)
     shot = ARTIFACTS / f"board-{slug}-phone.png"
     page.screenshot(path=str(shot), full_page=True)
     assert shot.stat().st_size > 10_000
+    assert csp_violations == [], csp_violations
     context.close()
