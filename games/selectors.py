@@ -10,9 +10,23 @@ from games.engines.registry import get_engine
 from games.models import Game, GameStatus, Seat
 
 
+def visible_to(user) -> Q:
+    """The games `user` may see listed (the same rule as `can_view`): games open to spectators,
+    their own games, and private games they were invited to while those are open."""
+    public = Q(allow_spectators=True)
+    if user is None or not user.is_authenticated:
+        return public
+    invited = Q(status=GameStatus.OPEN, invitations__invitee=user)
+    return public | Q(seats__user=user) | invited
+
+
 def game_list(*, user=None, status: str | None = None, mine: bool = False,
               awaiting_me: bool = False) -> QuerySet[Game]:
+    """Games for a listing. With `user` (anonymous included), only those that user may see;
+    without, every game (callers then check `can_view` on the one they fetch)."""
     games = Game.objects.all().prefetch_related("seats__user").select_related("created_by")
+    if user is not None:
+        games = games.filter(visible_to(user))
     if status:
         games = games.filter(status=status)
     if (mine or awaiting_me) and (user is None or not user.is_authenticated):
@@ -27,7 +41,7 @@ def game_list(*, user=None, status: str | None = None, mine: bool = False,
 
 
 def game_list_open(*, user=None) -> QuerySet[Game]:
-    games = game_list(status=GameStatus.OPEN)
+    games = game_list(user=user, status=GameStatus.OPEN)
     if user is not None and user.is_authenticated:
         games = games.exclude(seats__user=user)
     return games

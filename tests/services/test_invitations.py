@@ -321,3 +321,30 @@ def test_answer_time_does_not_depend_on_who_is_named(settings, worker_queue):
     started = time.perf_counter()
     refused = client.post(invite_url(game), {"username": "one-more"}, format="json")
     assert refused.status_code == 429 and time.perf_counter() - started < 0.2
+
+
+# ---- listings show a private game only to its players and invitees ------------------------------
+
+
+def test_a_private_open_game_is_listed_only_to_its_players_and_invitees(api_client):
+    game, alice = private_game(players=3)
+    public = services.game_create(creator=UserFactory(), engine_slug="toy", num_players=2)
+    bob, stranger = UserFactory(), UserFactory()
+    api_client.force_authenticate(alice)
+    with committed():
+        assert api_client.post(invite_url(game), {"username": bob.username},
+                               format="json").status_code == 204
+
+    def listed(user) -> set[int]:
+        client = Client()
+        if user is not None:
+            client.force_login(user)
+        api = client.get("/api/v1/games/?status=open").json()["results"]
+        lobby = client.get("/").context["open_games"]
+        assert {g["id"] for g in api} >= {g.pk for g in lobby} - {game.pk}
+        return {g["id"] for g in api} | {g.pk for g in lobby}
+
+    assert game.pk not in listed(None) and public.pk in listed(None)
+    assert game.pk not in listed(stranger) and public.pk in listed(stranger)
+    assert game.pk in listed(bob)
+    assert game.pk in listed(alice)
