@@ -220,3 +220,18 @@ def test_saving_other_fields_or_upgrading_the_hash_keeps_api_tokens(settings):
     assert user.check_password(PASSWORD)
     assert type(user).objects.get(pk=user.pk).password != before
     assert _authorised(token) == 200
+
+
+def test_without_the_cache_the_limits_fail_open_and_logins_still_work(settings, caplog):
+    """Redis down: the counters cannot be kept, so logins go through (logged) instead of
+    every login failing."""
+    user = UserFactory()
+    settings.CACHES = {"default": {
+        "BACKEND": "django.core.cache.backends.redis.RedisCache",
+        "LOCATION": "redis://127.0.0.1:8229/0",  # nothing listens there
+        "OPTIONS": {"socket_connect_timeout": 0.5, "socket_timeout": 0.5}}}
+    client = APIClient()
+    assert token_login(client, user.username, "wrong").status_code == 400
+    response = token_login(client, user.username, PASSWORD)
+    assert response.status_code == 200, response.content
+    assert "Failed-login limit not applied" in caplog.text
