@@ -75,7 +75,7 @@ from games.models import (
     ReportTarget,
     Seat,
 )
-from games.selectors import user_by_login
+from games.selectors import can_view, user_by_login
 from games.text import visible_text
 
 logger = logging.getLogger(__name__)
@@ -1061,7 +1061,7 @@ def report_create(*, reporter, target: str, object_id: int, reason: str,
     fields: dict[str, Any] = {}
     if target == ReportTarget.MESSAGE:
         message = ChatMessage.objects.select_related("game").filter(pk=object_id).first()
-        if message is None or not _can_see_game(message.game, reporter):
+        if message is None or not can_view(message.game, reporter):
             raise ReportError("There is no such message.")
         if message.author_id == reporter.pk:
             raise ReportError("You cannot report your own message.")
@@ -1075,7 +1075,7 @@ def report_create(*, reporter, target: str, object_id: int, reason: str,
         fields = {"player": player}
     elif target == ReportTarget.GAME:
         game = Game.objects.filter(pk=object_id).first()
-        if game is None or not _can_see_game(game, reporter):
+        if game is None or not can_view(game, reporter):
             raise ReportError("There is no such game.")
         fields = {"game": game}
     else:
@@ -1087,6 +1087,3 @@ def report_create(*, reporter, target: str, object_id: int, reason: str,
     return Report.objects.create(reporter=reporter, target=target, reason=reason,
                                  details=details.strip(), **fields)
 
-
-def _can_see_game(game: Game, user) -> bool:
-    return game.allow_spectators or game.seats.filter(user=user).exists()
