@@ -197,6 +197,9 @@ def _as_bytes(message: AnymailInboundMessage) -> bytes:
         return message.as_bytes()
     except (UnicodeError, ValueError, LookupError):  # odd headers from a parsed-fields provider
         return message.as_string().encode("utf-8", errors="replace")
+    except RecursionError:  # parts nested too deep to write out: keep the headers (refused below)
+        return b"".join(f"{name}: {value}\r\n".encode("utf-8", errors="replace")
+                        for name, value in message.raw_items()) + b"\r\n"
 
 
 def _message_id(message: AnymailInboundMessage, raw: bytes) -> str:

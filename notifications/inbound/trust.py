@@ -176,6 +176,22 @@ _STRUCTURE_DEFECTS = (
 )
 
 
+#: Deeper multipart nesting is refused (mail clients nest three or four levels).
+MAX_NESTING = 20
+
+
+def nesting_depth(message: Message) -> int:
+    """How deep parts sit inside each other (1: a single part), counted without recursion."""
+    deepest, pending = 0, [(message, 1)]
+    while pending:
+        part, depth = pending.pop()
+        deepest = max(deepest, depth)
+        payload = part.get_payload() if part.is_multipart() else None
+        if isinstance(payload, list):
+            pending.extend((child, depth + 1) for child in payload)
+    return deepest
+
+
 def too_large(size: int) -> bool:
     return size > settings.EMAIL_PLAY_MAX_MESSAGE_BYTES
 
@@ -192,6 +208,9 @@ def malformation(message: Message, raw: bytes) -> str:
     if NUL in raw:
         return "a NUL byte"
     problems: list[str] = []
+    depth = nesting_depth(message)
+    if depth > MAX_NESTING:
+        return f"parts nested {depth} levels deep"
     for part in text_parts(message):
         try:
             text = part.decoded_text(strict=True)
