@@ -1,11 +1,17 @@
-"""Players in the admin: moderators warn, suspend and ban through audited actions."""
+"""Players in the admin: moderators warn, suspend and ban through audited actions. Staff sign in
+through the site's login page, whose failed-login limits then hold for the admin too."""
 
 from django.contrib import admin
 from django.contrib.auth.admin import UserAdmin
+from django.contrib.auth.decorators import login_required
 
 from accounts.models import Sanction, User, Vacation
 from games import moderation
 from games.admin_actions import KeptRecordsMixin, ReasonForm, SuspendForm, moderation_action
+
+# The admin's own login form would sidestep the failed-login limits of the site's login page:
+# staff sign in there (allauth) and come back.
+admin.site.login = login_required(admin.site.login)
 
 
 class SanctionInline(admin.TabularInline):

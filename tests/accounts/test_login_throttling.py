@@ -235,3 +235,14 @@ def test_without_the_cache_the_limits_fail_open_and_logins_still_work(settings, 
     response = token_login(client, user.username, PASSWORD)
     assert response.status_code == 200, response.content
     assert "Failed-login limit not applied" in caplog.text
+
+
+def test_the_admin_login_form_cannot_be_used_to_guess_passwords(client):
+    staff = UserFactory(is_staff=True, is_superuser=True)
+    response = client.post("/admin/login/", {"username": staff.username, "password": PASSWORD})
+    assert response.status_code == 302
+    assert response.url.startswith(reverse("account_login") + "?next=/admin/login/")
+    assert "_auth_user_id" not in client.session
+    # Signed in through the site's login page, staff reach the admin.
+    client.force_login(staff)
+    assert client.get("/admin/").status_code == 200
