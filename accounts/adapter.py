@@ -1,4 +1,5 @@
-"""django-allauth adapter: failed logins are counted per account, not per typed login.
+"""django-allauth adapter: failed logins are counted per account, not per typed login, and a
+new username may not pass for another player.
 
 allauth's "login_failed" limiter keys its per-key counter on the login string as typed, so
 "alice", "ALICE" and "alice@example.com" would each get their own allowance. Keying it on the
@@ -14,6 +15,7 @@ from typing import Any
 from allauth.account.adapter import DefaultAccountAdapter
 from allauth.account.utils import filter_users_by_email, filter_users_by_username
 from django.contrib.sites.shortcuts import get_current_site
+from django.core.exceptions import ValidationError
 
 
 def account_for_login(login: str):
@@ -35,3 +37,19 @@ class AccountAdapter(DefaultAccountAdapter):
         if account is None:
             return super()._get_login_attempts_cache_key(request, **credentials)
         return f"{get_current_site(request).domain}:account:{account.pk}"
+
+    def clean_username(self, username: str, shallow: bool = False) -> str:
+        """allauth's checks (format, case-insensitive uniqueness), then the display-name rules:
+        no direction controls or invisible-only names, nothing that looks like another
+        player's username or display name ("аlice" with a Cyrillic a next to "alice")."""
+        from accounts.models import validate_display_name
+
+        username = super().clean_username(username, shallow=shallow)
+        if not shallow:
+            try:
+                validate_display_name(username)
+            except ValidationError as error:
+                raise ValidationError(
+                    [message.replace("display name", "username") for message in error.messages]
+                ) from error
+        return username

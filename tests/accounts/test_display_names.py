@@ -131,3 +131,27 @@ def test_the_api_serializer_refuses_the_same_names(players):
         assert "display_name" in serializer.errors
     serializer = UserSerializer(carol, data={"display_name": "Carol"}, partial=True)
     assert serializer.is_valid(), serializer.errors
+
+
+@pytest.mark.parametrize("username, reason", [
+    ("\u0430lice", "looks like another player"),     # Cyrillic a
+    ("Qu\u0435enBee", "looks like another player"),  # Cyrillic e, another's display name
+    ("ALICE", "already exists"),                      # allauth's own check
+])
+def test_signup_refuses_a_username_that_looks_like_another_players_name(client, players,
+                                                                         username, reason):
+    response = client.post(reverse("account_signup"), {
+        "email": "newcomer@example.com", "username": username,
+        "password1": "correct-Horse-battery-9", "password2": "correct-Horse-battery-9"})
+    assert response.status_code == 200
+    page = response.content.decode()
+    assert reason in page, page
+    assert not User.objects.filter(email="newcomer@example.com").exists()
+
+
+def test_signup_accepts_an_ordinary_new_username(client, players):
+    response = client.post(reverse("account_signup"), {
+        "email": "newcomer@example.com", "username": "newcomer",
+        "password1": "correct-Horse-battery-9", "password2": "correct-Horse-battery-9"})
+    assert response.status_code == 302
+    assert User.objects.filter(username="newcomer").exists()
