@@ -47,9 +47,11 @@ class Web:
     """The site served by `manage.py runserver` in its own process, on the test database, with
     REDIS_URL (cache and broker) set to `redis_url`."""
 
-    def __init__(self, redis_url: str, data_dir: Path) -> None:
+    def __init__(self, redis_url: str, data_dir: Path, cache_url: str | None = None) -> None:
         db = connection.settings_dict
         env = {key: value for key, value in os.environ.items() if key != "REDIS_CACHE_URL"}
+        if cache_url:
+            env["REDIS_CACHE_URL"] = cache_url
         env.update({
             "DATABASE_URL": f"postgres://{db['USER']}:{db['PASSWORD'] or ''}@{db['HOST']}:"
                             f"{db['PORT'] or 5432}/{db['NAME']}",
@@ -105,8 +107,8 @@ def web(tmp_path, settings):
     settings.PASSWORD_HASHERS = global_settings.PASSWORD_HASHERS
     servers: list[Web] = []
 
-    def start(redis_url: str) -> Web:
-        servers.append(Web(redis_url, tmp_path))
+    def start(redis_url: str, cache_url: str | None = None) -> Web:
+        servers.append(Web(redis_url, tmp_path, cache_url))
         return servers[-1]
 
     yield start
@@ -238,6 +240,48 @@ def test_redis_unreachable_from_the_start_every_endpoint_answers(web):
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     (ARTIFACTS / "redis-down-unreachable.json").write_text(json.dumps(figures, indent=1))
     print(figures)
+
+
+def test_with_only_the_broker_down_a_committed_move_is_answered_200(web):
+    """The cache works (throttling as usual); publishing the follow-up fails after commit."""
+    server = web(f"redis://127.0.0.1:{free_port()}/0", cache_url=os.environ["REDIS_CACHE_URL"])
+    tokens = [token_for(server, UserFactory()) for _ in range(3)]
+    game_id = new_game(server, tokens)
+    for token in tokens:
+        status, body, _ = pick(server, game_id, token)
+        assert status == 200, body
+    assert body["game"]["version"] == 3 and body["game"]["awaiting_seats"] == []
+    assert Game.objects.get(pk=game_id).actions.filter(kind="move").count() == 3
+    log = server.log_text()
+    assert "Could not queue games.tasks.resolve_game" in log
+    assert "the cache is unreachable" not in log
+    recovered_by_the_beat(game_id, resolved_version=4)
+
+
+@pytest.mark.django_db(transaction=False)
+def test_rate_limits_hold_with_the_cache_and_fail_open_without_it(settings, caplog):
+    from django.contrib.auth.models import AnonymousUser
+    from rest_framework.request import Request
+    from rest_framework.test import APIRequestFactory
+    from rest_framework.throttling import SimpleRateThrottle
+
+    from games.api.throttling import FailOpenAnonRateThrottle
+
+    def allowed() -> list[bool]:
+        request = Request(APIRequestFactory().get("/api/v1/engines/", REMOTE_ADDR="192.0.2.7"))
+        request.user = AnonymousUser()
+        return [FailOpenAnonRateThrottle().allow_request(request, None) for _ in range(4)]
+
+    rates = {**SimpleRateThrottle.THROTTLE_RATES, "anon": "2/min"}
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(SimpleRateThrottle, "THROTTLE_RATES", rates)
+        assert allowed() == [True, True, False, False]  # Redis up: the limit holds
+        settings.CACHES = {"default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": f"redis://127.0.0.1:{free_port()}/0",
+            "OPTIONS": {"socket_connect_timeout": 0.5, "socket_timeout": 0.5}}}
+        assert allowed() == [True, True, True, True]  # unreachable: open, and said so
+    assert "not applied: the cache is unreachable" in caplog.text
 
 
 @pytest.mark.django_db(transaction=False)
