@@ -10,6 +10,7 @@ import copy
 import hashlib
 import json
 from abc import ABC, abstractmethod
+from collections.abc import Callable
 from typing import Any
 
 State = dict[str, Any]
@@ -253,6 +254,14 @@ def _depth_ok(value: Any, depth: int) -> bool:
     return True
 
 
+#: The general refusal, for engines with no more specific reason.
+NOT_LISTED = "That action is not one of the legal actions now."
+
+#: One encoder for every canonical text (building one per call costs more than encoding a move).
+_CANONICAL = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False,
+                              allow_nan=False)
+
+
 def canonical_action(action: Any) -> str:
     """The canonical JSON text of an action: sorted keys, no spaces, types kept (1, 1.0 and true
     are three different texts). Two actions are the same move exactly when these are equal; never
@@ -263,21 +272,30 @@ def canonical_action(action: Any) -> str:
     if not _depth_ok(action, 1):
         raise IllegalAction("That action is nested too deeply to be any legal action.")
     try:
-        return json.dumps(action, sort_keys=True, separators=(",", ":"), ensure_ascii=False,
-                          allow_nan=False)
+        return _CANONICAL.encode(action)
     except (TypeError, ValueError):
         raise IllegalAction("An action must contain only JSON values.") from None
 
 
-def match_legal(action: Any, legal: list[Action]) -> Action:
+def match_legal(
+    action: Any, legal: list[Action], why_not: Callable[[], str] | None = None
+) -> Action:
     """The listed legal action that `action` is, compared as canonical JSON; raises IllegalAction
-    when there is none. Callers apply the returned (listed) action, never the one they were sent,
-    so no client-made value ever reaches the state."""
+    when there is none, with the reason `why_not()` gives (the engine's own words) or a general
+    one. Callers apply the returned (listed) action, never the one they were sent, so no
+    client-made value ever reaches the state.
+
+    Equal canonical texts imply `==`, so `==` (fast, in C) picks the few candidates worth
+    encoding; only a tuple in a listed action (== to no list) escapes it, hence the full scan
+    before refusing."""
     wanted = canonical_action(action)
     for candidate in legal:
-        if canonical_action(candidate) == wanted:
+        if candidate == action and _CANONICAL.encode(candidate) == wanted:
             return candidate
-    raise IllegalAction("That action is not one of the legal actions now.")
+    for candidate in legal:
+        if _CANONICAL.encode(candidate) == wanted:
+            return candidate
+    raise IllegalAction(why_not() if why_not else NOT_LISTED)
 
 
 def require_choice(action: Action, legal: list[Action]) -> Action:

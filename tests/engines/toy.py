@@ -70,7 +70,7 @@ class ToyEngine(Engine):
         legal = self.legal_actions(state, seat)
         if not legal:
             raise IllegalAction(f"Seat {seat} has nothing to do now.")
-        require_choice(action, legal)
+        action = require_choice(action, legal)
         new = copy.deepcopy(state)
         if action["type"] == "bid":
             new["bids"][seat] = action["amount"]

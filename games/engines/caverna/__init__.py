@@ -40,7 +40,8 @@ class CavernaEngine(Engine):
 
     def apply(self, state: dict, seat: int, action: dict) -> dict:
         self.require_active(state, seat)
-        require_choice(action, rules.legal_actions(state, seat))
+        # Only the listed action is applied: a sent 4.0 or true never reaches the state.
+        action = require_choice(action, rules.legal_actions(state, seat))
         new = rules.fast_copy(state)
         rules.apply_action(new, seat, action)
         rules.run(new, seat)

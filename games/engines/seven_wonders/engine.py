@@ -5,9 +5,10 @@ single-seat decisions, military after each Age, and final scoring."""
 from __future__ import annotations
 
 import copy
+from functools import partial
 from typing import Any
 
-from ..base import Engine, IllegalAction, SeededRandom, State, new_rng_state
+from ..base import Engine, IllegalAction, SeededRandom, State, match_legal, new_rng_state
 from . import bot, view
 from .data import CARDS, WONDERS
 from .rules import (
@@ -201,17 +202,16 @@ class SevenWondersEngine(Engine):
             cid = action.get("card")
             if not isinstance(cid, str) or cid not in state["hands"][seat]:
                 raise IllegalAction("That card is not in your hand.")
-            if action not in card_actions(state, seat, cid):
-                raise IllegalAction(_why_not(state, seat, action))
+            # Only the listed action is kept: a sent 1.0 or true never reaches the state.
+            listed = match_legal(action, card_actions(state, seat, cid),
+                                 partial(_why_not, state, seat, action))
             new = dict(state)
             new["picks"] = list(state["picks"])
-            new["picks"][seat] = copy.deepcopy(action)
+            new["picks"][seat] = copy.deepcopy(listed)
             return new
         if seat not in self.active_seats(state):
             raise IllegalAction(f"It is not seat {seat}'s turn to act.")
-        legal = self.legal_actions(state, seat)
-        if action not in legal:
-            raise IllegalAction("That action is not one of the legal actions now.")
+        action = match_legal(action, self.legal_actions(state, seat))
         new = copy_state(state)
         if phase == "setup":
             player = new["players"][seat]

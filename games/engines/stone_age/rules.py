@@ -7,10 +7,11 @@ named `_do_*` change the copy of the state that `apply_action` owns; nothing tou
 from __future__ import annotations
 
 import marshal
+from functools import partial
 from itertools import combinations
 from typing import Any
 
-from games.engines.base import IllegalAction, SeededRandom, new_rng_state
+from games.engines.base import IllegalAction, SeededRandom, match_legal, new_rng_state
 
 from . import data
 from .data import (
@@ -498,7 +499,7 @@ def illegal_reason(state: State, seat: int, action: Any) -> str:
     pending = state["pending"]
     if kind == "place" and state["phase"] == "placement" and pending is None:
         location = action.get("location")
-        if location not in data.LOCATION_NAMES:
+        if not isinstance(location, str) or location not in data.LOCATION_NAMES:
             return "There is no such location."
         player = state["players"][seat]
         if location in player["placed"]:
@@ -526,9 +527,11 @@ def illegal_reason(state: State, seat: int, action: Any) -> str:
 
 
 def apply_action(state: State, seat: int, action: Action) -> State:
-    legal = legal_actions(state, seat)
-    if not isinstance(action, dict) or action not in legal:
-        raise IllegalAction(illegal_reason(state, seat, action))
+    if state["phase"] == "over":
+        raise IllegalAction("The game is over.")
+    # From here on only the listed action is used: a sent 1.0 or true never reaches the state.
+    action = match_legal(action, legal_actions(state, seat),
+                         partial(illegal_reason, state, seat, action))
     new = copy_state(state)
     new["last"] = []
     kind = action["type"]
