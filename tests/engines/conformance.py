@@ -12,7 +12,7 @@ import random
 from dataclasses import dataclass, field
 from typing import Any
 
-from games.engines.base import Engine, IllegalAction
+from games.engines.base import Engine, IllegalAction, canonical_action
 
 #: Something no engine would accept as an action.
 NONSENSE_ACTIONS: list[Any] = [
@@ -77,7 +77,7 @@ def play_random_game(
             assert legal, f"step {step}: active seat {seat} has no legal action"
             if use_bot and chooser.random() < use_bot:
                 action = engine.bot_action(state, seat)
-                assert action in legal, f"bot chose an illegal action {action!r}"
+                assert is_listed(action, legal), f"bot chose an unlisted action {action!r}"
             else:
                 action = chooser.choice(legal)
             text = engine.describe(state, seat, action)
@@ -116,8 +116,17 @@ def check_state_invariants(
         text = json.dumps(engine.view(state, viewer))
         assert seed not in text, f"the view for {viewer} contains the seed"
     for seat in engine.active_seats(state):
+        legal = engine.legal_actions(state, seat)
         timeout = engine.timeout_action(state, seat)
-        assert timeout in engine.legal_actions(state, seat), "timeout_action is not legal"
+        assert is_listed(timeout, legal), f"timeout_action {timeout!r} is not a listed action"
+        bot = engine.bot_action(state, seat)
+        assert is_listed(bot, legal), f"bot_action {bot!r} is not a listed action"
+
+
+def is_listed(action: Any, legal: list[dict[str, Any]]) -> bool:
+    """Whether `action` is one of `legal` as canonical JSON (same types: 1 is not 1.0 nor true),
+    the test `apply` makes; `in` would take 1.0 or true for 1."""
+    return canonical_action(action) in {canonical_action(item) for item in legal}
 
 
 def check_illegal_actions_change_nothing(

@@ -6,6 +6,7 @@ import pytest
 
 from games.engines.base import IllegalAction, SeededRandom
 from tests.engines.conformance import check_engine, play_random_game, replay
+from tests.engines.strict import Tally, check_random_points
 from tests.engines.toy import ToyEngine, toy_engine
 
 
@@ -48,6 +49,47 @@ def test_kit_catches_a_replay_that_differs():
     game = play_random_game(toy_engine, 2, "seed-a")
     game.log = game.log[:-1]
     assert replay(toy_engine, game) != game.final_state
+
+
+def test_toy_engine_passes_the_strict_actions_kit():
+    tally = Tally()
+    for num_players in (2, 3, 4):
+        check_random_points(toy_engine, tally, num_players, f"strict-{num_players}", num_players,
+                            [0.0, 0.3, 0.6, 0.9])
+    tally.assert_thorough(minimum=100)
+
+
+def test_strict_kit_catches_an_engine_that_matches_actions_with_equality():
+    class Lax(ToyEngine):
+        def apply(self, state, seat, action):
+            legal = self.legal_actions(state, seat)
+            if action not in legal:  # 1.0 == 1 == True
+                raise IllegalAction("Not legal.")
+            return super().apply(state, seat, legal[legal.index(action)])
+
+    with pytest.raises(AssertionError, match="accepted: int as float"):
+        check_random_points(Lax(), Tally(), 2, "lax", 0, [0.0])
+
+
+def test_strict_kit_catches_an_engine_whose_refusal_crashes():
+    class Crashing(ToyEngine):
+        def apply(self, state, seat, action):
+            if action.get("amount", 1) > 3:  # a list amount: TypeError instead of a refusal
+                raise IllegalAction("Bids are 1 to 3.")
+            return super().apply(state, seat, action)
+
+    with pytest.raises(AssertionError, match=r"Error \(.*\) instead of IllegalAction"):
+        check_random_points(Crashing(), Tally(), 2, "crash", 0, [0.0])
+
+
+def test_kit_catches_a_bot_that_answers_a_number_as_a_float():
+    class FloatBot(ToyEngine):
+        def bot_action(self, state, seat):
+            action = super().bot_action(state, seat)
+            return {**action, "amount": 1.0} if "amount" in action else action
+
+    with pytest.raises(AssertionError, match="not a listed action"):
+        check_engine(FloatBot(), games_per_count=1)
 
 
 def test_illegal_action_has_a_reason_and_changes_nothing():

@@ -1,0 +1,66 @@
+"""Strict actions in 7 Wonders: at random points of random 3–7 player games (wonders dealt or
+chosen), legal actions with one value's type or shape changed (a payment {"left": 1} sent as
+1.0 or true, a purchase with an extra key, a card id as a list) are refused with IllegalAction
+and change nothing, on the simultaneous pick path (a first pick or a replaced one) as on the
+single-seat decisions (wonder choice, Babylon's seventh card, Halicarnassus)."""
+
+import json
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from games.engines.seven_wonders import engine
+from tests.engines.strict import (
+    Tally,
+    check_random_points,
+    find_legal_action,
+    refused_without_change,
+)
+
+OPTIONS = [None, {"wonders": "chosen", "sides": "chosen"}, {"sides": "B"}]
+
+
+def test_type_and_shape_changed_actions_are_refused_and_change_nothing():
+    tally = Tally()
+
+    @settings(max_examples=40, deadline=None)
+    @given(
+        num_players=st.sampled_from(range(3, 8)),
+        seed=st.text("abcdefgh", min_size=1, max_size=8),
+        chooser_seed=st.integers(0, 2**16),
+        fractions=st.lists(st.floats(0, 1, exclude_max=True), min_size=1, max_size=3),
+        options=st.sampled_from(OPTIONS),
+    )
+    def random_points(num_players, seed, chooser_seed, fractions, options):
+        check_random_points(engine, tally, num_players, seed, chooser_seed, fractions, options)
+
+    random_points()
+    print(tally.summary(engine.slug))
+    tally.assert_thorough(minimum=1000)
+
+
+def test_a_purchase_or_payment_sent_with_floats_or_booleans_is_refused():
+    state, seat, action = find_legal_action(
+        engine, 3, lambda a: "papyrus" in a.get("buy", {}).get("left", {}))
+    side = "left"
+    for bought in (1.0, True, "1"):
+        changed = {**action, "buy": {**action["buy"], side: {**action["buy"][side],
+                                                              "papyrus": bought}}}
+        refused_without_change(engine, state, seat, changed)
+    for paid in (float(action["pay"][side]), str(action["pay"][side])):
+        refused_without_change(engine, state, seat,
+                               {**action, "pay": {**action["pay"], side: paid}})
+    # The pick as sent (same values, decoded JSON) is accepted and stored as listed.
+    new = engine.apply(state, seat, json.loads(json.dumps(action)))
+    assert new["picks"][seat] == action
+    assert type(new["picks"][seat]["pay"][side]) is int
+
+
+def test_a_pick_of_odd_shapes_gets_a_reason_not_a_crash():
+    state = engine.new_game(3, "strict-shapes")
+    card = state["hands"][0][0]
+    for action in ({"type": "build", "card": [card]}, {"type": "build", "card": {"id": card}},
+                   {"type": "discard", "card": card, "pay": "all"},
+                   {"type": "build", "card": card, "buy": [[[[[[[[[[1]]]]]]]]]]},
+                   {"type": ["build"], "card": card}):
+        refused_without_change(engine, state, 0, action)
