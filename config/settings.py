@@ -135,12 +135,12 @@ def _redis_db(url: str, db: int) -> str:
     return f"{base}/{db}" if last.isdigit() and "//" in base else f"{url.rstrip('/')}/{db}"
 
 
-#: Seconds a cache (Redis) connection or command may take. The cache only holds throttle
-#: counters, which fail open (games/api/throttling.py), so an unreachable Redis must cost a
-#: request little time.
+#: Seconds a cache (Redis) connection or command may take. The cache only holds rate-limit
+#: counters and fails open (config/cache.py), so an unreachable Redis must cost a request
+#: little time.
 REDIS_CACHE_TIMEOUT = env.float("REDIS_CACHE_TIMEOUT", default=1.0)
 if REDIS_URL:
-    CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache",
+    CACHES = {"default": {"BACKEND": "config.cache.FailOpenRedisCache",
                           "LOCATION": env.str("REDIS_CACHE_URL", default=_redis_db(REDIS_URL, 1)),
                           "OPTIONS": {"socket_connect_timeout": REDIS_CACHE_TIMEOUT,
                                       "socket_timeout": REDIS_CACHE_TIMEOUT}}}

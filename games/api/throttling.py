@@ -1,19 +1,17 @@
 """API rate limits that fail open: the counters live in the cache (Redis); when it cannot be
 reached the request is let through with a logged warning, so a cache outage slows nothing down
-and refuses nobody (a degraded service, not a down one)."""
+and refuses nobody (a degraded service, not a down one). The production cache backend already
+fails open (config/cache.py); this holds for any backend that raises."""
 
 from __future__ import annotations
 
 import logging
 
-import redis.exceptions
 from rest_framework.throttling import AnonRateThrottle, ScopedRateThrottle, UserRateThrottle
 
-logger = logging.getLogger(__name__)
+from config.cache import CACHE_ERRORS
 
-#: What the cache raises when its server is down or unreachable (Redis; OSError for the
-#: file-based cache of the embedded defaults).
-CACHE_ERRORS = (redis.exceptions.RedisError, OSError)
+logger = logging.getLogger(__name__)
 
 
 class FailOpenThrottleMixin:
