@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import hashlib
 import logging
+import uuid
 from contextlib import nullcontext, suppress
 from datetime import datetime, timedelta
 from email.parser import BytesParser
@@ -162,7 +163,8 @@ def _unprocessable(raw: bytes, *, channel: str, error: Exception,
     """A message that made processing fail in a way a retry would repeat: kept as a refusal with
     the error, unanswered (whatever failed may be what an answer needs)."""
     logger.exception("inbound email could not be processed; recorded as unprocessable")
-    digest = hashlib.sha256(raw).hexdigest()
+    # The same bytes again are the same message; without bytes, every failure is its own.
+    digest = hashlib.sha256(raw).hexdigest() if raw else uuid.uuid4().hex
     message_id = f"<unprocessable-{digest}@turnpost.invalid>"
     inbound, _ = InboundMessage.objects.get_or_create(
         message_id=message_id,
