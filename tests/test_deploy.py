@@ -16,6 +16,8 @@ def test_check_deploy_is_clean_with_production_environment(tmp_path):
         "DJANGO_ALLOWED_HOSTS": "turnpost.example",
         "SITE_URL": "https://turnpost.example",
         "DATA_DIR": str(tmp_path),
+        # Inbound email webhooks refuse to run in production without it (notifications.E001).
+        "ANYMAIL_WEBHOOK_SECRET": "hook:a-long-random-webhook-password",
     }
     result = subprocess.run(
         [sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"],
