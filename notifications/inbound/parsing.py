@@ -250,7 +250,8 @@ _DAEMON = re.compile(r"^(?:mailer-daemon|postmaster|no-?reply|bounces?)(?:[+@]|$
 
 def automatic_reason(message: AnymailInboundMessage, *, own_addresses: list[str]) -> str | None:
     """Why this message is automatic or spam and must not be answered (spam, mail loops, bounces,
-    out-of-office replies), or None for mail written by a person."""
+    out-of-office replies), or None for mail written by a person (or with no From address we
+    can trust, which the caller refuses)."""
     # Spam: the provider's verdict (anymail's spam_detected) or a local filter's (SpamAssassin,
     # rspamd), e.g. for the MTA pipe.
     if getattr(message, "spam_detected", None) is True:

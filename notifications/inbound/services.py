@@ -54,6 +54,7 @@ _REPLY_TEMPLATE = "notifications/email/play_reply"
 #: Every refusal goes out under this subject: the incoming subject is never echoed, so a
 #: refusal cannot carry a stranger's words to a player's inbox.
 REFUSAL_SUBJECT = "Turnpost: your email was not played"
+DUPLICATE_SUBJECT = "Turnpost: we already had this email"
 #: What is kept of a message refused for its size (enough to see its headers).
 _KEPT_OF_TOO_LARGE = 64 * 1024
 
@@ -275,8 +276,10 @@ def _send(inbound: InboundMessage, *, to: str, context: dict, reply_to: str = ""
     from notifications import tasks
 
     original_subject = " ".join((inbound.subject or "").split())
-    if context["status"] in (InboundStatus.REFUSED, "duplicate"):
+    if context["status"] == InboundStatus.REFUSED:
         subject = REFUSAL_SUBJECT
+    elif context["status"] == "duplicate":
+        subject = DUPLICATE_SUBJECT
     elif original_subject:
         subject = original_subject if original_subject.lower().startswith("re:") else (
             f"Re: {original_subject}")
@@ -639,7 +642,8 @@ def _repeated(message_id: str, now: datetime) -> InboundMessage:
     original.duplicates += 1
     original.save(update_fields=["duplicates"])
     first_reply = original.replies.order_by("created_at").first()
-    if original.duplicates == 1 and first_reply is not None:
+    if (original.duplicates == 1 and first_reply is not None
+            and _refusal_blocked(first_reply.to, now) != "unconfirmed"):
         when = timezone.localtime(original.received_at).strftime("%d %B %Y, %H:%M %Z")
         context = {"status": "duplicate", "reason": "duplicate",
                    "headline": "We already had this email",

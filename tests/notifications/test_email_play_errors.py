@@ -257,6 +257,7 @@ def test_a_replayed_message_id_is_played_once_and_answered_once():
     assert len(mail.outbox) == sent + 1  # one "we already had this", then silence
     assert outcome_of(mail.outbox[-1]) == "duplicate; duplicate"
     assert "already" in mail.outbox[-1].body
+    assert mail.outbox[-1].subject == "Turnpost: we already had this email"
 
 
 @pytest.mark.parametrize("headers, reason", [
