@@ -65,14 +65,18 @@ class InboundWebhookGuard:
         return None
 
     def process_exception(self, request, exception):
-        from anymail.exceptions import AnymailWebhookValidationFailure
+        from anymail.exceptions import AnymailConfigurationError, AnymailWebhookValidationFailure
+        from django.core.exceptions import ImproperlyConfigured
 
         from notifications.inbound.services import _transient_errors
 
         found = getattr(request, "inbound_webhook_view", None)
-        if found is None or isinstance(exception, (AnymailWebhookValidationFailure,
-                                                   *_transient_errors())):
-            return None  # anymail's own 400, or a 500 the provider retries
+        if found is None or isinstance(exception, (
+                AnymailWebhookValidationFailure, AnymailConfigurationError, ImproperlyConfigured,
+                *_transient_errors())):
+            # anymail's own 400; our configuration (loud, in the error log); or a passing fault
+            # the provider's retry will get past.
+            return None
         view_class, initkwargs = found
         if not _authenticated(request, view_class, initkwargs):
             return None
