@@ -247,10 +247,29 @@ def _depth_ok(value: Any, depth: int) -> bool:
     if depth > MAX_ACTION_DEPTH:
         return False
     if isinstance(value, dict):
-        return all(isinstance(key, str) and _depth_ok(item, depth + 1)
-                   for key, item in value.items())
-    if isinstance(value, (list, tuple)):
-        return all(_depth_ok(item, depth + 1) for item in value)
+        for key, item in value.items():
+            if not isinstance(key, str):
+                return False
+            if isinstance(item, (dict, list, tuple)) and not _depth_ok(item, depth + 1):
+                return False
+    elif isinstance(value, (list, tuple)):
+        for item in value:
+            if isinstance(item, (dict, list, tuple)) and not _depth_ok(item, depth + 1):
+                return False
+    return True
+
+
+def _identical(listed: Any, sent: Any) -> bool:
+    """For two values already `==`: whether they are also the same JSON, types included (`==`
+    takes 1, 1.0 and true for one another; this does not)."""
+    if type(listed) is not type(sent):
+        return False
+    if type(sent) is dict:
+        return all(_identical(item, sent[key]) for key, item in listed.items())
+    if type(sent) is list:
+        return all(map(_identical, listed, sent))
+    if type(sent) is float:
+        return repr(listed) == repr(sent)  # 0.0 == -0.0, yet they are different texts
     return True
 
 
@@ -283,15 +302,15 @@ def match_legal(
     """The listed legal action that `action` is, compared as canonical JSON; raises IllegalAction
     when there is none, with the reason `why_not()` gives (the engine's own words) or a general
     one. Callers apply the returned (listed) action, never the one they were sent, so no
-    client-made value ever reaches the state.
-
-    Equal canonical texts imply `==`, so `==` (fast, in C) picks the few candidates worth
-    encoding; only a tuple in a listed action (== to no list) escapes it, hence the full scan
-    before refusing."""
-    wanted = canonical_action(action)
+    client-made value ever reaches the state."""
+    # Fast path, for every legal move: `==` (in C) finds the candidates, `_identical` then tells
+    # 1 from 1.0 and true. A match has the listed action's own shape, so it is not too deep.
     for candidate in legal:
-        if candidate == action and _CANONICAL.encode(candidate) == wanted:
+        if candidate == action and _identical(candidate, action):
             return candidate
+    # Otherwise compare canonical texts (which also sees a listed tuple as the list sent), and
+    # refuse with the canonical check's reason when the action is no plain JSON object at all.
+    wanted = canonical_action(action)
     for candidate in legal:
         if _CANONICAL.encode(candidate) == wanted:
             return candidate
