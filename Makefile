@@ -18,7 +18,8 @@ install: $(INSTALLED)
 migrate: install
 	$(PY) manage.py migrate --noinput
 
-# Web + Celery worker + Celery beat in one process group; Ctrl-C (or SIGTERM) stops them all.
+# Web, game worker, mail worker and Celery beat in one process group; Ctrl-C (or SIGTERM) stops
+# them all.
 run: migrate
 	PATH="$(CURDIR)/$(VENV)/bin:$$PATH" WEB_PORT=$(PORT) exec $(VENV)/bin/honcho -f Procfile.dev start
 
