@@ -6,7 +6,6 @@ from __future__ import annotations
 import logging
 from datetime import datetime, timedelta
 
-import redis.exceptions
 from allauth.account.adapter import get_adapter
 from django.conf import settings
 from django.contrib.auth import authenticate
@@ -15,12 +14,9 @@ from django.db import transaction
 from django.utils import timezone
 
 from accounts.models import Vacation
+from config.cache import CACHE_ERRORS
 
 logger = logging.getLogger(__name__)
-
-#: What the cache raises when its server is unreachable (Redis; OSError for the file cache).
-CACHE_ERRORS = (redis.exceptions.RedisError, OSError)
-
 
 class LoginLocked(Exception):
     """Too many failed logins for this account (or from this address) within the window."""
