@@ -9,9 +9,11 @@ import json
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from games.engines.base import canonical_action
 from games.engines.seven_wonders import engine
 from tests.engines.strict import (
     Tally,
+    check_mutations_refused,
     check_random_points,
     find_legal_action,
     refused_without_change,
@@ -64,3 +66,17 @@ def test_a_pick_of_odd_shapes_gets_a_reason_not_a_crash():
                    {"type": "build", "card": card, "buy": [[[[[[[[[[1]]]]]]]]]]},
                    {"type": ["build"], "card": card}):
         refused_without_change(engine, state, 0, action)
+
+
+def test_a_replacement_pick_with_changed_types_is_refused_and_the_first_pick_stays():
+    state, seat, action = find_legal_action(engine, 4, lambda a: "pay" in a)
+    first = next(a for a in engine.legal_actions(state, seat) if a["type"] == "discard")
+    state = engine.apply(state, seat, first)
+    assert state["picks"][seat] == first and seat not in engine.active_seats(state)
+    legal = engine.legal_actions(state, seat)
+    assert action in legal  # the seat may still replace its pick
+    tally = Tally()
+    check_mutations_refused(engine, state, seat, action, {canonical_action(a) for a in legal},
+                            tally)
+    assert tally.tried == tally.refused >= 10 and tally.kinds["int as float"]
+    assert state["picks"][seat] == first
