@@ -42,11 +42,7 @@ def test_emails_per_second_through_one_worker(worker_queue):
     try:
         worker_queue["env"]["EMAIL_URL"] = f"smtp://127.0.0.1:{port}"
         worker_queue["start"]()
-        from config.celery import app
-
-        assert wait_for(lambda: bool(app.control.ping(
-            destination=[f"{worker_queue['queue']}@{socket.gethostname()}"], timeout=0.5))), \
-            "worker did not come up"
+        assert worker_queue["wait_ready"](), "worker did not come up"
         users = [UserFactory() for _ in range(20)]
         started = time.perf_counter()
         with transaction.atomic():
