@@ -3,6 +3,8 @@ PYTHON ?= $(shell command -v python3.11 || command -v python3)
 VENV ?= .venv
 PY := $(VENV)/bin/python
 PORT ?= 8000
+# Links in emails follow the port `make run` serves on, unless SITE_URL is set.
+SITE_URL ?= http://127.0.0.1:$(PORT)
 INSTALLED := $(VENV)/.installed
 
 .PHONY: install run test test-fast fuzz migrate lint bench clean
@@ -21,7 +23,8 @@ migrate: install
 # Web, game worker, mail worker and Celery beat in one process group; Ctrl-C (or SIGTERM) stops
 # them all.
 run: migrate
-	PATH="$(CURDIR)/$(VENV)/bin:$$PATH" WEB_PORT=$(PORT) exec $(VENV)/bin/honcho -f Procfile.dev start
+	PATH="$(CURDIR)/$(VENV)/bin:$$PATH" WEB_PORT=$(PORT) SITE_URL="$(SITE_URL)" \
+		exec $(VENV)/bin/honcho -f Procfile.dev start
 
 test: install
 	$(PY) -m pytest $(PYTEST_ARGS)

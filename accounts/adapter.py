@@ -10,12 +10,16 @@ counter. Logins that name no account keep allauth's own key (they cannot succeed
 
 from __future__ import annotations
 
+from types import SimpleNamespace
 from typing import Any
+from urllib.parse import urlsplit
 
 from allauth.account.adapter import DefaultAccountAdapter
 from allauth.account.utils import filter_users_by_email, filter_users_by_username
+from django.conf import settings
 from django.contrib.sites.shortcuts import get_current_site
 from django.core.exceptions import ValidationError
+from django.urls import reverse
 
 
 def account_for_login(login: str):
@@ -37,6 +41,20 @@ class AccountAdapter(DefaultAccountAdapter):
         if account is None:
             return super()._get_login_attempts_cache_key(request, **credentials)
         return f"{get_current_site(request).domain}:account:{account.pk}"
+
+    def get_email_confirmation_url(self, request, emailconfirmation) -> str:
+        """The link in the confirmation email is on SITE_URL, like every other email's links,
+        whichever host name the sign-up form happened to be posted to."""
+        return settings.SITE_URL + reverse("account_confirm_email", args=[emailconfirmation.key])
+
+    def send_mail(self, template_prefix: str, email: str, context: dict) -> None:
+        """allauth's emails name the site by its Site row, written once at migration time; they
+        name SITE_URL's host instead, so the text says the host its links go to."""
+        site = get_current_site(getattr(self, "request", None))
+        context = {"current_site": SimpleNamespace(name=site.name,
+                                                   domain=urlsplit(settings.SITE_URL).netloc),
+                   **context}
+        super().send_mail(template_prefix, email, context)
 
     def clean_username(self, username: str, shallow: bool = False) -> str:
         """allauth's checks (format, case-insensitive uniqueness), then the display-name rules:

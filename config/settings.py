@@ -54,8 +54,10 @@ VACATION_DAYS_PER_YEAR = env.int("VACATION_DAYS_PER_YEAR", default=21)
 GAME_INVITATIONS_PER_HOUR = env.int("GAME_INVITATIONS_PER_HOUR", default=20)
 #: An invitation is answered no sooner than this, whether it named a player or nobody.
 GAME_INVITATION_MIN_SECONDS = env.float("GAME_INVITATION_MIN_SECONDS", default=0.25)
-#: Public address of the site, used for links in emails.
-SITE_URL = env.str("SITE_URL", default="http://127.0.0.1:8000").rstrip("/")
+#: Public address of the site, used for links in emails; unset, it follows the port the
+#: development server was started on (`make run PORT=…` sets WEB_PORT).
+SITE_URL = env.str(
+    "SITE_URL", default=f"http://127.0.0.1:{env.int('WEB_PORT', default=8000)}").rstrip("/")
 
 INSTALLED_APPS = [
     "django.contrib.admin",

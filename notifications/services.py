@@ -20,6 +20,7 @@ from django.utils import timezone
 from django.utils.timesince import timeuntil
 
 from config.celery import publish_after_commit
+from notifications import summaries
 from notifications.models import (
     DEFAULT_DELIVERY,
     Delivery,
@@ -182,9 +183,13 @@ def email_context(notification: Notification, now: datetime) -> dict:
         if choices and notification.kind in EMAIL_PLAY_KINDS:
             # Answering this email plays: the address is bound to the version just rendered.
             context["reply_address"] = email_play.reply_address_for(game, user, now=now)
-        viewer = seat.number
-        recent = game.actions.order_by("-sequence")[:6]
-        context["what_changed"] = [entry.description_for(viewer) for entry in reversed(recent)]
+        # What the others did since this player last moved, named as on the game page.
+        context["what_changed"] = email_play.moves_since_own(game, seat.number)
+    if seat is not None and seat.number is not None and game.state is not None:
+        # The game as the page shows it to this seat, from the engine's view for it alone.
+        context["game_lines"] = summaries.game_lines(
+            game.engine, engine.view(game.state, seat.number), summaries.seat_names(game),
+            seat.number)
     if game.result:
         names = {s.number: s.player_name for s in game.seats.all()}
         context["scores"] = [
@@ -400,9 +405,12 @@ def _digest_deliver(user, local_date, now: datetime) -> str:
 
 def _digest_message(user, rows: list[Notification], now: datetime,
                     message_id: str) -> EmailMultiAlternatives:
-    items, playable_games = [], set()
+    items, playable_games, described_games = [], set(), set()
     for row in rows:
         context = email_context(row, now)
+        # Each game is drawn once, under its first item, as it stands now.
+        describe = row.game_id is not None and row.game_id not in described_games
+        described_games.add(row.game_id)
         # Play by email from the digest too: each game awaiting the player lists its
         # choices once, with the reply address bound to its current version.
         play = None
@@ -418,6 +426,8 @@ def _digest_message(user, rows: list[Notification], now: datetime,
             "facts": row.context,
             "kind": row.kind,
             "play": play,
+            "game_lines": context.get("game_lines", []) if describe else [],
+            "what_changed": context.get("what_changed", []) if describe else [],
         })
     plays = [item["play"] for item in items if item["play"]]
     # One game to play: answering the digest plays it. Several: each names its address.

@@ -1,10 +1,10 @@
 """What play-by-email mails show a player: their numbered choices (a page of them, or those
-matching a word), a signed reply address, what changed, and their view of the game. Everything
-comes from the engine's `view`/`describe` with the player's seat as viewer."""
+matching a word), a signed reply address and what changed (the log as their seat may read it,
+players named). The game itself is drawn by `notifications.summaries` from the engine's `view`
+for their seat."""
 
 from __future__ import annotations
 
-import json
 from datetime import datetime
 from typing import Any
 
@@ -105,91 +105,31 @@ def reply_address_for(game, user, *, offset: int = 0, now: datetime | None = Non
     return tokens.reply_address(token)
 
 
-_SCALARS = (str, int, float, bool)
-#: Lists of at most this many records (players, usually) get a line per record.
-_RECORDS_SHOWN = 8
-_LINE_MAX = 400
+def view_lines(view: dict | None) -> list[str]:
+    """A view as short lines when only the view is at hand (no game, so no player names): the
+    generic renderer. Emails use `summaries.game_lines`, which knows the engine and names."""
+    from notifications.summaries import generic
+    from notifications.summaries.common import Names
+
+    return generic.lines(view, Names({}, None), None) if view else []
 
 
-def _scalar(value: Any) -> str:
-    if value is None:
-        return "–"
-    if isinstance(value, bool):
-        return "yes" if value else "no"
-    return str(value)
+def _log_lines(game, entries, viewer: int | None) -> list[str]:
+    from notifications.summaries import seat_names, with_names
+
+    names = seat_names(game)
+    return [with_names(entry.description_for(viewer), names) for entry in entries]
 
 
-def _is_scalar(value: Any) -> bool:
-    return value is None or isinstance(value, _SCALARS)
-
-
-def _compact(value: Any, depth: int = 0) -> str:
-    """One value on (part of) one line: lists of names joined, small dicts as "key value" pairs,
-    anything deeper counted."""
-    if _is_scalar(value):
-        return _scalar(value)
-    if isinstance(value, list):
-        if not value:
-            return "none"
-        if all(_is_scalar(v) for v in value):
-            shown = ", ".join(_scalar(v) for v in value[:16])
-            return shown + (" …" if len(value) > 16 else "")
-        if all(isinstance(v, dict) and "name" in v for v in value):
-            shown = ", ".join(str(v["name"]) for v in value[:12])
-            return shown + (f" … ({len(value)} in all)" if len(value) > 12 else "")
-        return f"{len(value)} entries"
-    if isinstance(value, dict):
-        if depth >= 2 and "name" in value:
-            return str(value["name"])
-        if depth >= 3 or (depth >= 2 and not all(_is_scalar(v) for v in value.values())):
-            return "…"
-        # Inside a record, empty parts (no tools, nothing placed) are left out.
-        shown = {key: inner for key, inner in value.items()
-                 if depth == 0 or inner not in (None, [], {}, "")}
-        parts = [f"{key} {_compact(inner, depth + 1)}" if _is_scalar(inner) else
-                 f"{key} ({_compact(inner, depth + 1)})" for key, inner in shown.items()]
-        return ", ".join(parts) if parts else "none"
-    return str(value)
-
-
-def _line(prefix: str, text: str) -> str:
-    line = f"{prefix}: {text}"
-    return line if len(line) <= _LINE_MAX else line[:_LINE_MAX - 1] + "…"
-
-
-def _records(value: Any) -> bool:
-    return (isinstance(value, list) and 0 < len(value) <= _RECORDS_SHOWN
-            and all(isinstance(v, dict) for v in value)
-            and not all("name" in v for v in value))
-
-
-def view_lines(view: dict | None, limit: int = 60) -> list[str]:
-    """The engine's view for this seat as short "name: value" lines: enough to play from the
-    email alone (the player's own part first, every player's counts, the names on the board),
-    while the web page has the full board."""
-    if not view:
-        return []
-    lines: list[str] = []
-    items = list(view.items())
-    # The viewer's own part ("you": {...}) first: what they hold decides their move.
-    items.sort(key=lambda item: item[0] != "you" or not isinstance(item[1], dict))
-    seen_records: list[list[str]] = []
-    for key, value in items:
-        if _records(value):
-            # The same records in another order (e.g. "players_viewer_first") are shown once.
-            signature = sorted(json.dumps(record, sort_keys=True, default=str) for record in value)
-            if signature in seen_records:
-                continue
-            seen_records.append(signature)
-        if isinstance(value, dict) and not all(_is_scalar(v) for v in value.values()):
-            lines.extend(_line(f"{key}.{inner_key}", _compact(inner, 1))
-                         for inner_key, inner in value.items())
-        elif _records(value):
-            lines.extend(_line(f"{key} {number}", _compact(record, 1))
-                         for number, record in enumerate(value, start=1))
-        else:
-            lines.append(_line(str(key), _compact(value)))
-    return lines[:limit] + (["…"] if len(lines) > limit else [])
+def moves_since_own(game, seat_number: int | None, limit: int = 12) -> list[str]:
+    """What others did since this seat's previous move (everything when it has not moved yet),
+    the last `limit` of it, as the seat may read it, players named."""
+    entries = []
+    for entry in game.actions.order_by("-sequence")[:200]:
+        if seat_number is not None and entry.seat_number == seat_number and entry.kind == "move":
+            break
+        entries.append(entry)
+    return _log_lines(game, reversed(entries[:limit]), seat_number)
 
 
 def changes_since(game, user, version: int, limit: int = 12) -> list[str]:
@@ -197,4 +137,4 @@ def changes_since(game, user, version: int, limit: int = 12) -> list[str]:
     seat = seat_for(game, user)
     viewer = seat.number if seat is not None else None
     entries = list(game.actions.filter(sequence__gt=version).order_by("-sequence")[:limit])
-    return [entry.description_for(viewer) for entry in reversed(entries)]
+    return _log_lines(game, reversed(entries), viewer)

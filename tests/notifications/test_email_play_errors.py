@@ -197,7 +197,8 @@ def test_status_and_help_answer_without_moving():
     pipe(answer(start, "status"))
     assert (inbound().status, inbound().reason) == ("answered", "status")
     status = last_mail_to(bob)
-    assert "The game as you see it" in status.body and "bids: –, –" in status.body
+    assert "The game as you see it" in status.body
+    assert f"- Bids: {alice.public_name} –, You –" in status.body
     pipe(answer(start, "help"))
     help_mail = last_mail_to(bob)
     assert "find WORD" in help_mail.body and numbered_choices(help_mail)
@@ -209,8 +210,10 @@ def test_hidden_information_stays_hidden_in_answers():
     pipe(answer(last_mail_to(alice), "3"))
     pipe(answer(mails_to(bob)[0], "status"))
     body = last_mail_to(bob).body
-    assert "bids: hidden, –" in body and "Seat 0 bid 3" not in body
-    assert "Seat 0 placed a secret bid." in body
+    assert f"- Bids: {alice.public_name} hidden, You –" in body
+    shown = body.split("Your choices:")[0]  # the choices are bob's own bids
+    assert f"{alice.public_name} bid 3" not in shown and "Seat 0" not in shown
+    assert f"{alice.public_name} placed a secret bid." in body
 
 
 def test_not_your_turn_and_a_bot_in_your_seat():
