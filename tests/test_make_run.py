@@ -1,9 +1,11 @@
 """`make run`'s process set on the embedded defaults: web, worker and beat start on SQLite and the
-filesystem broker, serve requests, and all stop on SIGTERM to the process group."""
+filesystem broker, serve requests, and all stop on SIGTERM to the process group; the links in
+emails follow the port `make run PORT=…` serves on unless SITE_URL is set."""
 
 from __future__ import annotations
 
 import os
+import re
 import signal
 import socket
 import subprocess
@@ -65,3 +67,60 @@ def test_web_worker_and_beat_start_on_embedded_defaults_and_stop_together(tmp_pa
     text = log_path.read_text()
     for name in ("web.1", "worker.1", "beat.1"):
         assert f"{name} stopped" in text, text[-3000:]
+
+
+#: Renders a real notification email (no database needed) and prints SITE_URL, then the email.
+_EMAIL_LINKS = """
+from django.conf import settings
+from django.utils import timezone
+from accounts.models import User
+from notifications.models import Notification
+from notifications.services import build_email
+user = User(pk=1, username="alice", email="alice@example.com")
+note = Notification(user=user, kind="mention", context={"author": "bob", "text": "hi"})
+print(settings.SITE_URL)
+print(build_email(note, timezone.now()).body)
+"""
+
+
+def _run_env(tmp_path) -> dict[str, str]:
+    env = {key: value for key, value in os.environ.items()
+           if key not in {"DATABASE_URL", "DJANGO_SETTINGS_MODULE", "SITE_URL", "WEB_PORT"}}
+    env["DATA_DIR"] = str(tmp_path)
+    return env
+
+
+def _make_run_environment(env: dict[str, str], port: int) -> dict[str, str]:
+    """The WEB_PORT and SITE_URL `make run PORT=…` starts its processes with (a dry run)."""
+    dry_run = subprocess.run(["make", "-n", "run", f"PORT={port}"], cwd=ROOT, env=env,
+                             capture_output=True, text=True, check=True).stdout
+    line = next(line for line in dry_run.splitlines() if "WEB_PORT=" in line)
+    return {"WEB_PORT": re.search(r"WEB_PORT=(\d+)", line)[1],
+            "SITE_URL": re.search(r'SITE_URL="([^"]*)"', line)[1]}
+
+
+def _email_links(env: dict[str, str]) -> tuple[str, list[str]]:
+    out = subprocess.run([sys.executable, "manage.py", "shell", "-v", "0", "-c", _EMAIL_LINKS],
+                         cwd=ROOT, env=env, capture_output=True, text=True, check=True).stdout
+    site_url, _, body = out.partition("\n")
+    return site_url.strip(), re.findall(r"https?://\S+", body)
+
+
+def test_make_run_on_another_port_puts_that_port_in_every_email_link(tmp_path):
+    env = _run_env(tmp_path)
+    started_with = _make_run_environment(env, 8101)
+    assert started_with == {"WEB_PORT": "8101", "SITE_URL": "http://127.0.0.1:8101"}
+    site_url, links = _email_links({**env, **started_with})
+    assert site_url == "http://127.0.0.1:8101"
+    assert links and all(link.startswith("http://127.0.0.1:8101/") for link in links), links
+    # Started without make (honcho -f Procfile.dev with WEB_PORT only), the same holds.
+    assert _email_links({**env, "WEB_PORT": "8101"})[0] == "http://127.0.0.1:8101"
+
+
+def test_a_site_url_that_is_set_wins_over_the_port(tmp_path):
+    env = {**_run_env(tmp_path), "SITE_URL": "https://play.example.org"}
+    started_with = _make_run_environment(env, 8101)
+    assert started_with["SITE_URL"] == "https://play.example.org"
+    site_url, links = _email_links({**env, **started_with})
+    assert site_url == "https://play.example.org"
+    assert links and all(link.startswith("https://play.example.org/") for link in links)
