@@ -10,6 +10,8 @@ from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.utils import timezone
 
+from games.engines.registry import UnknownEngine, get_engine
+
 MIN_TIME_PER_MOVE = timedelta(hours=1)
 MAX_TIME_PER_MOVE = timedelta(days=14)
 DEFAULT_TIME_PER_MOVE = timedelta(days=1)
@@ -78,6 +80,15 @@ class Game(models.Model):
 
     def __str__(self) -> str:
         return f"Game {self.pk} ({self.engine}, {self.status})"
+
+    @property
+    def title(self) -> str:
+        """What people call this game: the engine's own name and the number ("7 Wonders #1")."""
+        try:
+            name = get_engine(self.engine).name
+        except UnknownEngine:
+            name = self.engine
+        return f"{name} #{self.pk}"
 
     @property
     def is_running(self) -> bool:

@@ -153,3 +153,19 @@ def test_long_choice_lists_are_grouped_by_kind_keeping_their_numbers():
     assert sorted(c["index"] for g in groups for c in g["choices"]) == list(range(12))
     same_kind = [{"index": i, "action": {"type": "place"}} for i in range(12)]
     assert choice_groups(same_kind) == [{"label": "", "choices": same_kind}]
+
+
+@pytest.mark.django_db
+def test_the_lobby_names_games_by_their_engine_and_pages_show_no_version(client):
+    from games import services
+    from tests.factories import started_game
+
+    game, users = started_game(3, engine="seven_wonders")
+    open_one = services.game_create(creator=UserFactory(), engine_slug="stone_age",
+                                    num_players=2)
+    client.force_login(users[0])
+    lobby = client.get("/").content.decode()
+    assert f"7 Wonders #{game.pk}" in lobby and "SevenWonders" not in lobby
+    assert f"Stone Age #{open_one.pk}" in lobby and "StoneAge" not in lobby
+    page = client.get(f"/games/{game.pk}/").content.decode()
+    assert f"version {game.version}" not in page.lower()
