@@ -7,6 +7,7 @@ list is narrowed ("more", a filter word), so a number read anywhere means the sa
 from __future__ import annotations
 
 import re
+import unicodedata
 from dataclasses import dataclass
 
 #: Words that are commands, not filters (and their synonyms).
@@ -17,9 +18,18 @@ MORE_WORDS = {"more", "next"}
 LIST_WORDS = {"list", "all", "choices", "options"}
 FIND_WORDS = {"find", "filter", "search"}
 
-_NUMBER = re.compile(r"^(?:#|no\.?\s*|nr\.?\s*|number\s+|choice\s+|option\s+|move\s+)?(\d{1,5})"
-                     r"(?:\s*[.):]?)(?:\s|$)", re.IGNORECASE)
 _WORD = re.compile(r"[0-9a-zà-ÿ]+", re.IGNORECASE)
+#: Latin words and digit runs of an answer, apart (so "2番", "我选2" and "Ход 2" all hold 2).
+_TOKEN = re.compile(r"[0-9]+|[a-zà-ÿ]+", re.IGNORECASE)
+#: Words that say nothing about which choice is meant ("2 please", "I choose 3", "#12 bitte").
+FILLER_WORDS = {"please", "pls", "plz", "thanks", "thank", "thx", "you", "ok", "okay", "i",
+                "id", "ill", "im", "my", "me", "the", "a", "an", "it", "is", "this", "that",
+                "no", "nr", "number", "num", "choice", "option", "move", "choose", "pick",
+                "select", "play", "with", "for", "bitte", "danke", "merci",
+                "svp", "gracias", "grazie", "prego", "por", "favor", "dank", "je", "ich",
+                "nehme", "nummer", "numero", "número", "wahl", "choix", "opción", "opzione"}
+#: The longest number read as a choice number (longer digit runs are no choice).
+_MAX_DIGITS = 5
 
 
 @dataclass(frozen=True)
@@ -36,11 +46,16 @@ class Choice:
 
 @dataclass(frozen=True)
 class Command:
-    #: "choose", "pass", "status", "help", "more", "list", "find", "words", "unreadable"
+    #: "choose" (one number), "ambiguous" (several numbers), "pass", "status", "help", "more",
+    #: "list", "find", "words" (words, no number), "unreadable"
     kind: str
     number: int | None = None
     words: tuple[str, ...] = ()
     text: str = ""
+    #: Every distinct number of the line, in order ("5 or 8?": 5, 8).
+    numbers: tuple[int, ...] = ()
+    #: The line's Latin words and numbers in order ("discard 3": "discard", "3").
+    tokens: tuple[str, ...] = ()
 
 
 def words_of(text: str) -> list[str]:
@@ -53,14 +68,38 @@ def choices_from(legal: list[dict]) -> list[Choice]:
                    description=row["description"]) for row in legal]
 
 
+def answer_text(line: str) -> str:
+    """An answer line as the player means it: NFKC (full-width digits, "②"), every script's
+    decimal digits (Persian "۲", Arabic-Indic "٢", Devanagari …) as ASCII digits, no bidi
+    marks or keycap combiners ("2️⃣" is "2")."""
+    from notifications.inbound.parsing import normalised
+
+    text = normalised(line)
+    return "".join(str(unicodedata.decimal(char)) if char.isdecimal() and not char.isascii()
+                   else char for char in text)
+
+
 def interpret(first_line: str) -> Command:
-    text = first_line.strip().strip("*_\"'“”‘’`").strip()
+    """What the answer line asks for. A number anywhere in it (inside any script) chooses;
+    two different numbers are ambiguous; otherwise command words, or words to match."""
+    text = answer_text(first_line).strip().strip("*_\"'“”‘’`").strip()
     if not text:
         return Command("unreadable", text=first_line)
-    number = _NUMBER.match(text)
-    if number:
-        return Command("choose", number=int(number.group(1)), text=text)
-    words = words_of(text)
+    tokens = tuple(token.lower() for token in _TOKEN.findall(text.replace("_", " ")))
+    words = tuple(token for token in tokens if not token.isdigit())
+    if tokens and (tokens[0] in FIND_WORDS or (tokens[0] == "show" and len(tokens) > 1)):
+        # "find 3", "show wood": a filter, whatever it holds.
+        rest = tokens[1:]
+        return Command("find", words=rest, text=text) if rest else Command("list", text=text)
+    numbers = tuple(dict.fromkeys(int(token) for token in tokens
+                                  if token.isdigit() and len(token) <= _MAX_DIGITS))
+    content = tuple(word for word in words if word not in FILLER_WORDS)
+    if len(numbers) > 1 or any(token.isdigit() and len(token) > _MAX_DIGITS
+                               for token in tokens):
+        return Command("ambiguous", numbers=numbers, words=content, text=text, tokens=tokens)
+    if numbers:
+        return Command("choose", number=numbers[0], numbers=numbers, words=content, text=text,
+                       tokens=tokens)
     if not words:
         return Command("help" if text.strip() == "?" else "unreadable", text=text)
     head, rest = words[0], tuple(words[1:])
@@ -76,7 +115,57 @@ def interpret(first_line: str) -> Command:
         return Command("list", text=text)
     if head in FIND_WORDS or (head == "show" and rest):
         return Command("find", words=rest, text=text) if rest else Command("list", text=text)
-    return Command("words", words=tuple(words), text=text)
+    return Command("words", words=words, text=text)
+
+
+@dataclass(frozen=True)
+class Reading:
+    """What an answer with a number comes to: one choice to play, candidates to ask about
+    (nothing played), `illegal` (a number no choice has) or `unmatched` (words before the
+    number that no choice holds, "wonder 1": nothing is guessed)."""
+
+    choice: Choice | None = None
+    candidates: tuple[Choice, ...] = ()
+    illegal: bool = False
+    unmatched: bool = False
+
+
+def read_numbered(command: Command, choices: list[Choice]) -> Reading:
+    """A "choose" or "ambiguous" answer against the player's choices. Played only when the
+    answer means one choice: its one number alone or with words that are only comment ("2
+    please", "2 – I bid two", "Ход 2", "2番でお願いします"), or with words that choice holds
+    ("bid 3"), or the choice line copied whole ("2. Seat 1 bid 2."); "discard 3" is the
+    discard of what choice 3 is about. Candidates are asked about when the numbers or words
+    name different choices ("5 or 8?", "3 build baths" when 3 discards them)."""
+    by_number = {choice.number: choice for choice in choices}
+    leading = command.tokens[0] if command.tokens else ""
+    if command.kind == "ambiguous":
+        # The choice's own text copied after its number: the other numbers are that text's.
+        if leading.isdigit() and int(leading) in by_number:
+            target = by_number[int(leading)]
+            rest = [token for token in command.tokens[1:] if token not in FILLER_WORDS]
+            if rest and all(token in target.words for token in rest):
+                return Reading(choice=target)
+        return Reading(candidates=tuple(by_number[number] for number in command.numbers
+                                        if number in by_number))
+    target = by_number.get(command.number)
+    if target is None:
+        return Reading(illegal=True)
+    if not command.words:
+        return Reading(choice=target)
+    # "discard 3": the verb acts on what choice 3 is about (7 Wonders' Build/Discard Baths).
+    if len(command.words) == 1 and command.tokens == (command.words[0], str(command.number)):
+        same_object = verb_on_choice(choices, (command.words[0], str(command.number)))
+        if len(same_object) == 1:
+            return Reading(choice=same_object[0])
+    named = matching(choices, command.words, exact=True)
+    if target in named:
+        return Reading(choice=target)
+    if named:
+        return Reading(candidates=tuple([target, *named]))
+    # Words no choice holds: comment after a leading number ("2 – I bid two"); before it, they
+    # were meant as the move ("wonder 1") and cannot be played.
+    return Reading(choice=target) if leading.isdigit() else Reading(unmatched=True)
 
 
 def matching(choices: list[Choice], words: tuple[str, ...], *, exact: bool) -> list[Choice]:

@@ -35,6 +35,7 @@ from notifications.inbound.commands import (
     interpret,
     matching,
     pass_choices,
+    read_numbered,
     verb_on_choice,
 )
 from notifications.inbound.parsing import automatic_reason, from_address, reply_text
@@ -409,7 +410,7 @@ def _process(inbound: InboundMessage, message: AnymailInboundMessage,
                          "), so we cannot tell it came from you and nothing was played. If you "
                          "sent it, send it again directly (not forwarded), or play on the "
                          "website.", now)
-    text = reply_text(message)
+    text = reply_text(message, play_address=tokens.play_address())
     inbound.text = "\n".join(text.lines)[:5000]
     if not tokens.play_address():
         _refuse_stranger(inbound, "disabled",
@@ -553,13 +554,22 @@ def _answer_choices(inbound, game, user, now, command: Command, claims, choices,
 
 
 def _chosen(inbound, game, user, now, command: Command, choices: list[Choice]) -> Choice:
-    if command.kind == "choose":
-        if 1 <= command.number <= len(choices):
-            return choices[command.number - 1]
-        _answer_player(inbound, game, user, now, status=InboundStatus.REFUSED,
-                       reason="illegal_choice", headline=f"There is no choice {command.number}",
-                       explanation=[f"Nothing was played. Your choices are numbered 1 to "
-                                    f"{len(choices)}."])
+    if command.kind in ("choose", "ambiguous"):
+        reading = read_numbered(command, choices)
+        if reading.choice is not None:
+            return reading.choice
+        if reading.illegal:
+            _answer_player(inbound, game, user, now, status=InboundStatus.REFUSED,
+                           reason="illegal_choice",
+                           headline=f"There is no choice {command.number}",
+                           explanation=[f"Nothing was played. Your choices are numbered 1 to "
+                                        f"{len(choices)}."])
+        if reading.unmatched:
+            _answer_player(inbound, game, user, now, status=InboundStatus.REFUSED,
+                           reason="unreadable", headline="We could not read your answer",
+                           explanation=[_quote(command.text, "No choice matches those words; "
+                                               "answer with the number of your choice.")])
+        _ask_which(inbound, game, user, now, command, list(reading.candidates), choices)
     if command.kind == "pass":
         found = pass_choices(choices)
         if len(found) == 1:
@@ -593,6 +603,23 @@ def _chosen(inbound, game, user, now, command: Command, choices: list[Choice]) -
                    explanation=[_quote(command.text, "No choice matches those words; answer with "
                                 "the number of your choice.")])
     raise AssertionError("unreachable")
+
+
+def _ask_which(inbound, game, user, now, command: Command, candidates: list[Choice],
+               choices: list[Choice]) -> None:
+    """An answer that could mean more than one choice: a short question listing the
+    candidates (all choices when none of its numbers is one), and nothing played."""
+    named = " or ".join(str(choice.number) for choice in candidates) or " or ".join(
+        str(number) for number in command.numbers)
+    explanation = [_quote(command.text, "Nothing was played: that could mean more than one "
+                          "choice. Answer with just the number of the one you mean.")]
+    if candidates:
+        _answer_player(inbound, game, user, now, status=InboundStatus.ANSWERED,
+                       reason="ambiguous", headline=f"Which one did you mean: {named}?",
+                       explanation=explanation, selected=candidates, filter_text=named)
+    explanation.append(f"Your choices are numbered 1 to {len(choices)}.")
+    _answer_player(inbound, game, user, now, status=InboundStatus.ANSWERED, reason="ambiguous",
+                   headline="Which one did you mean?", explanation=explanation)
 
 
 def _play(inbound, game, user, now, choice: Choice, stale: bool) -> None:

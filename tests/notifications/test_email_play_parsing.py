@@ -120,7 +120,7 @@ def test_html_drops_quotes_signatures_and_invisible_parts():
     ("list", "list", None, ()),
     ("find wood", "find", None, ("wood",)),
     ("show wood", "find", None, ("wood",)),
-    ("discard 3", "words", None, ("discard", "3")),
+    ("discard 3", "choose", 3, ("discard",)),
     ("", "unreadable", None, ()),
     ("!!!", "unreadable", None, ()),
 ])
