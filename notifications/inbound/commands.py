@@ -27,7 +27,9 @@ FILLER_WORDS = {"please", "pls", "plz", "thanks", "thank", "thx", "you", "ok", "
                 "no", "nr", "number", "num", "choice", "option", "move", "choose", "pick",
                 "select", "play", "with", "for", "bitte", "danke", "merci",
                 "svp", "gracias", "grazie", "prego", "por", "favor", "dank", "je", "ich",
-                "nehme", "nummer", "numero", "número", "wahl", "choix", "opción", "opzione"}
+                "nehme", "nummer", "numero", "número", "numer", "numéro", "wahl", "choix",
+                "opción", "opzione", "opção", "opcao", "escolha", "escolho", "elijo", "scelgo",
+                "keuze", "val", "valg", "wybór", "wybieram", "optie"}
 #: The longest number read as a choice number (longer digit runs are no choice).
 _MAX_DIGITS = 5
 

@@ -38,7 +38,7 @@ _STOP_LINE = re.compile(
       | sent\s+from\s+(?:mail|outlook|yahoo|proton)\b.*$
       | sent\s+with\s+proton\s*mail.*$
       | get\s+outlook\s+for\s+\S.*$
-      | von\s+meinem\s+\S.*\s+gesendet\s*$
+      | von\s+meinem\s+\S.*\s+gesendet\.?\s*$
       | envoyé\s+de\s+mon\s+\S.*$
       | отправлено\s+с\s+\S.*$
     )""",
@@ -55,13 +55,13 @@ _HEADER_NEXT = re.compile(
 #: The verbs of attribution lines ("… wrote:") in the languages players write in.
 _WROTE = (r"wrote|writes|has\s+written|schrieb|hat\s+geschrieben|geschrieben|skrev|skrifaði|"
           r"написал\(а\)|написала|написал|пишет|написа|a\s+écrit|a\s+ecrit|écrit|escribió|"
-          r"escribio|ha\s+escrito|ha\s+scritto|scrisse|schreef|heeft\s+geschreven|"
+          r"escribio|escribe|ha\s+escrito|scrive|schrijft|skriver|skrive|pisze|píše|ha\s+scritto|scrisse|schreef|heeft\s+geschreven|"
           r"napisał\(a\)|napisała|napisał|napsal\(a\)|napsala|napsal|napísal|írta|kirjoitti|"
           r"escreveu|έγραψε|yazdı|kirjutas|rašė|rakstīja|a\s+scris|je\s+napisao|je\s+napisal|"
           r"寫道|写道|書きました|書き込みました|のメール|작성|כתב|كتب|نوشت")
 _ATTRIBUTION_VERB_END = re.compile(rf"(?:{_WROTE})[^:\n]{{0,60}}:\s*$", re.IGNORECASE)
 #: "Turnpost <play+…@…>:" and "… (<play+…>) …:" — an address in brackets before the final colon.
-_ADDRESS_END = re.compile(r"<[^<>\s]+@[^<>\s]+>\)?[^:<>\n]{0,80}:\s*$")
+_ADDRESS_END = re.compile(r"<?[^<>\s]+@[^<>\s]+>\)?[^:<>\n]{0,80}:\s*$")
 #: Attribution openings in many languages, for lines a client wrapped before the verb.
 _ATTRIBUTION_START = re.compile(
     r"^(?:(?:on|le|am|el|il|il\s+giorno|op|den|på|em|w\s+dniu|dne|в)\s"
