@@ -8,7 +8,10 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Mapping
 from dataclasses import dataclass
+
+from notifications.summaries import with_names
 
 #: Words that are commands, not filters (and their synonyms).
 PASS_WORDS = {"pass", "skip"}
@@ -45,6 +48,12 @@ class Choice:
         kind = self.action.get("type") if isinstance(self.action, dict) else None
         return set(words_of(self.description)) | set(words_of(str(kind or "")))
 
+    @property
+    def tokens(self) -> set[str]:
+        """Words and numbers of the text as an answer line is split ("player2", "bid", "2")."""
+        return {token.lower() for token in _TOKEN.findall(
+            answer_text(self.description).replace("_", " "))}
+
 
 @dataclass(frozen=True)
 class Command:
@@ -64,10 +73,11 @@ def words_of(text: str) -> list[str]:
     return [word.lower() for word in _WORD.findall(text.replace("_", " "))]
 
 
-def choices_from(legal: list[dict]) -> list[Choice]:
-    """From `games.selectors.legal_actions_for` rows to numbered choices."""
+def choices_from(legal: list[dict], names: Mapping[int, str] | None = None) -> list[Choice]:
+    """From `games.selectors.legal_actions_for` rows to numbered choices, players called by
+    their `names` (seat number → display name) where the engine's text says "Seat N"."""
     return [Choice(number=row["index"] + 1, action=row["action"],
-                   description=row["description"]) for row in legal]
+                   description=with_names(row["description"], names or {})) for row in legal]
 
 
 def answer_text(line: str) -> str:
@@ -136,7 +146,7 @@ def read_numbered(command: Command, choices: list[Choice]) -> Reading:
     """A "choose" or "ambiguous" answer against the player's choices. Played only when the
     answer means one choice: its one number alone or with words that are only comment ("2
     please", "2 – I bid two", "Ход 2", "2番でお願いします"), or with words that choice holds
-    ("bid 3"), or the choice line copied whole ("2. Seat 1 bid 2."); "discard 3" is the
+    ("bid 3"), or the choice line copied whole ("2. bob2 bid 2."); "discard 3" is the
     discard of what choice 3 is about. Candidates are asked about when the numbers or words
     name different choices ("5 or 8?", "3 build baths" when 3 discards them)."""
     by_number = {choice.number: choice for choice in choices}
@@ -146,7 +156,7 @@ def read_numbered(command: Command, choices: list[Choice]) -> Reading:
         if leading.isdigit() and int(leading) in by_number:
             target = by_number[int(leading)]
             rest = [token for token in command.tokens[1:] if token not in FILLER_WORDS]
-            if rest and all(token in target.words for token in rest):
+            if rest and all(token in target.words | target.tokens for token in rest):
                 return Reading(choice=target)
         return Reading(candidates=tuple(by_number[number] for number in command.numbers
                                         if number in by_number))

@@ -12,6 +12,7 @@ from django.conf import settings
 
 from notifications.inbound import tokens
 from notifications.inbound.commands import Choice, choices_from, words_of
+from notifications.summaries import seat_names, with_names
 
 
 def confirmed_addresses(user) -> set[str]:
@@ -54,7 +55,7 @@ def current_choices(game, user) -> list[Choice]:
 
     if not is_their_turn(game, user):
         return []
-    return choices_from(selectors.legal_actions_for(game, user))
+    return choices_from(selectors.legal_actions_for(game, user), seat_names(game))
 
 
 def choices_page(choices: list[Choice], *, offset: int = 0,
@@ -105,18 +106,7 @@ def reply_address_for(game, user, *, offset: int = 0, now: datetime | None = Non
     return tokens.reply_address(token)
 
 
-def view_lines(view: dict | None) -> list[str]:
-    """A view as short lines when only the view is at hand (no game, so no player names): the
-    generic renderer. Emails use `summaries.game_lines`, which knows the engine and names."""
-    from notifications.summaries import generic
-    from notifications.summaries.common import Names
-
-    return generic.lines(view, Names({}, None), None) if view else []
-
-
 def _log_lines(game, entries, viewer: int | None) -> list[str]:
-    from notifications.summaries import seat_names, with_names
-
     names = seat_names(game)
     return [with_names(entry.description_for(viewer), names) for entry in entries]
 

@@ -46,6 +46,7 @@ from notifications.models import (
     Notification,
     NotificationKind,
 )
+from notifications.summaries import seat_names, with_names
 
 logger = logging.getLogger(__name__)
 
@@ -327,7 +328,6 @@ def _player_context(game, user, now: datetime, *, offset: int = 0,
                     changed_since: int | None = None) -> tuple[dict, str]:
     """The game as this player may see it now, their choices (a page, or the selected ones) and a
     fresh reply address when it is their turn. Reuses the notification email's facts."""
-    from games.engines.registry import get_engine
     from notifications.services import email_context
 
     game.refresh_from_db()
@@ -351,9 +351,6 @@ def _player_context(game, user, now: datetime, *, offset: int = 0,
         reply_to = play.reply_address_for(game, user, offset=context["choices_offset"], now=now)
     if changed_since is not None:
         context["what_changed"] = play.changes_since(game, user, changed_since)
-    if game.state is not None and seat is not None:
-        context["view_lines"] = play.view_lines(get_engine(game.engine).view(game.state,
-                                                                            seat.number))
     context["their_turn"] = bool(choices)
     context["restricted"] = restriction
     context["zone"] = user.zone
@@ -522,7 +519,7 @@ def _same_choices_then(game, user, version: int, choices_now: list[Choice]) -> b
     legal_then = selectors.legal_actions_at_version(game, user, version)
     if legal_then is None:
         return False
-    then = [(c.action, c.description) for c in choices_from(legal_then)]
+    then = [(c.action, c.description) for c in choices_from(legal_then, seat_names(game))]
     return then == [(c.action, c.description) for c in choices_now]
 
 
@@ -654,8 +651,9 @@ def _play(inbound, game, user, now, choice: Choice, stale: bool) -> None:
     inbound.action_sequence = result.outcome["sequence"]
     note = (["Other players moved meanwhile, but your choices were exactly the ones that email "
              "listed, so your move stands."] if stale else [])
+    played = with_names(result.outcome["description"], seat_names(game))
     _answer_player(inbound, game, user, now, status=InboundStatus.APPLIED, reason="move",
-                   headline=f"Played: {result.outcome['description']}", explanation=note,
+                   headline=f"Played: {played}", explanation=note,
                    changed_since=version)
 
 

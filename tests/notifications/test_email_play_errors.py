@@ -125,7 +125,8 @@ def test_a_stale_version_explains_what_changed_and_offers_the_current_choices():
     assert (inbound().status, inbound().reason) == ("refused", "stale_version")
     reply = last_mail_to(alice)
     assert "moved on" in reply.body and "Bids revealed" in reply.body
-    assert numbered_choices(reply) == {1: "Seat 0 banked 1 point.", 2: "Seat 0 rolled the die."}
+    assert numbered_choices(reply) == {1: f"{alice.public_name} banked 1 point.",
+                                      2: f"{alice.public_name} rolled the die."}
     assert versions(game) == before
     pipe(answer(reply, "1"))
     assert inbound().reason == "move"
@@ -176,17 +177,21 @@ def test_more_and_find_narrow_a_long_list(settings):
     settings.EMAIL_PLAY_CHOICES_SHOWN = 2
     game, (alice, bob) = started()
     start = last_mail_to(bob)
-    assert numbered_choices(start) == {1: "Seat 1 bid 1.", 2: "Seat 1 bid 2."}
+
+    def bids(*amounts):
+        return {amount: f"{bob.public_name} bid {amount}." for amount in amounts}
+
+    assert numbered_choices(start) == bids(1, 2)
     assert "and 1 more" in start.body and 'reply "more"' in start.body
     pipe(answer(start, "more"))
     page = last_mail_to(bob)
     assert (inbound().status, inbound().reason) == ("answered", "more")
-    assert numbered_choices(page) == {3: "Seat 1 bid 3."}
+    assert numbered_choices(page) == bids(3)
     pipe(answer(page, "more"))  # past the end: back to the start
-    assert numbered_choices(last_mail_to(bob)) == {1: "Seat 1 bid 1.", 2: "Seat 1 bid 2."}
+    assert numbered_choices(last_mail_to(bob)) == bids(1, 2)
     pipe(answer(start, "find 3"))
     found = last_mail_to(bob)
-    assert numbered_choices(found) == {3: "Seat 1 bid 3."} and 'matching "3"' in found.body
+    assert numbered_choices(found) == bids(3) and 'matching "3"' in found.body
     pipe(answer(found, "3"))  # numbers are the full list's numbers wherever they are shown
     assert Action.objects.get(game=game).payload == {"type": "bid", "amount": 3}
 

@@ -35,8 +35,10 @@ pytestmark = pytest.mark.django_db
 def test_your_turn_email_lists_numbered_choices_and_a_signed_reply_address():
     game, (alice, bob) = started()
     message = last_mail_to(bob)
-    assert numbered_choices(message) == {1: "Seat 1 bid 1.", 2: "Seat 1 bid 2.",
-                                         3: "Seat 1 bid 3."}
+    # Players are named, never "Seat N" (the engine's text says "Seat 1 bid 1.").
+    name = bob.public_name
+    assert numbered_choices(message) == {1: f"{name} bid 1.", 2: f"{name} bid 2.",
+                                         3: f"{name} bid 3."}
     address = reply_to_of(message)
     assert address.startswith("play+") and address.endswith("@turnpost.localhost")
     assert len(address.split("@")[0]) <= 64
@@ -54,7 +56,8 @@ def test_a_number_becomes_a_move_and_the_answer_shows_the_new_state():
                                                                         "amount": 2}, "email")
     reply = last_mail_to(bob)
     assert outcome_of(reply) == "applied; move"
-    assert "Played: Seat 1 bid 2." in reply.body
+    assert f"Played: {bob.public_name} bid 2." in reply.body
+    assert "Seat" not in reply.body
     assert reply.extra_headers["Auto-Submitted"] == "auto-replied"
     assert reply_to_of(reply) is None  # not bob's move any more: nothing to answer
     assert InboundMessage.objects.get().action_sequence == 1
@@ -79,8 +82,8 @@ def test_reminders_and_your_turn_emails_carry_choices_and_a_token_for_player_gam
             game_services.deadlines_sweep(now=later)
         reminder = last_mail_to(bob)
         assert reminder.subject.startswith("Reminder: ")
-        assert numbered_choices(reminder) == {1: "Seat 1 bid 1.", 2: "Seat 1 bid 2.",
-                                              3: "Seat 1 bid 3."}
+        assert numbered_choices(reminder) == {amount: f"{bob.public_name} bid {amount}."
+                                              for amount in (1, 2, 3)}
         claims = token_claims(reminder)
         assert (claims.user_id, claims.game_id, claims.version) == (bob.pk, game.pk,
                                                                     game.version)

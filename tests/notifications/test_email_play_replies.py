@@ -37,14 +37,15 @@ def _original(turn, player) -> clients.Original:
                             sender=player.email)
 
 
-def build(case: Case, original: clients.Original) -> bytes:
+def build(case: Case, original: clients.Original, player_name: str = "") -> bytes:
     if case.report:
         # A read receipt comes from the player's own address; a bounce from the mail system.
         sender = (f"Bob <{original.sender}>" if case.report == "disposition-notification"
                   else "Mail Delivery System <MAILER-DAEMON@mx.example.net>")
         return clients.delivery_report(original, report_type=case.report, sender=sender)
     subject = case.subject.format(subject=original.subject) if case.subject else None
-    return clients.message(client=case.client, own=case.own, language=case.language,
+    own = case.own.replace("{player}", player_name)
+    return clients.message(client=case.client, own=own, language=case.language,
                            original=original, charset=case.charset, cte=case.cte,
                            html=case.html, text=case.text, headers=case.headers,
                            subject=subject, options=case.options)
@@ -56,7 +57,7 @@ def outcome(case: Case) -> tuple[str, int | None, str]:
     game, (_, bob) = started()
     turn = last_mail_to(bob)
     sent_before = len(mails_to(bob))
-    pipe(build(case, _original(turn, bob)))
+    pipe(build(case, _original(turn, bob), bob.public_name))
     inbound = InboundMessage.objects.order_by("-id").first()
     note = f"{inbound.status}; {inbound.reason}: {inbound.detail[:160]} | read {inbound.text!r}"
     moves = list(Action.objects.filter(game=game, source="email"))

@@ -87,13 +87,13 @@ def test_mailgun_fully_parsed_webhook_feeds_the_same_parser(mailgun):
                ["Subject", "Re: " + start.subject], ["Message-Id", make_msgid()]]
     response = mailgun_post({
         "message-headers": json.dumps(headers), "recipient": reply_to_of(start),
-        "body-plain": "find 3\r\n\r\n> Your choices:\r\n> 1. Seat 1 bid 1.\r\n",
-        "body-html": "<div>find 3</div><blockquote>1. Seat 1 bid 1.</blockquote>",
+        "body-plain": f"find 3\r\n\r\n> Your choices:\r\n> 1. {bob.public_name} bid 1.\r\n",
+        "body-html": f"<div>find 3</div><blockquote>1. {bob.public_name} bid 1.</blockquote>",
         "sender": bob.email,
     }, path="/anymail/mailgun/inbound/")
     assert response.status_code == 200
     assert InboundMessage.objects.get().reason == "find"
-    assert numbered_choices(last_mail_to(bob)) == {3: "Seat 1 bid 3."}
+    assert numbered_choices(last_mail_to(bob)) == {3: f"{bob.public_name} bid 3."}
 
 
 @pytest.mark.django_db

@@ -43,7 +43,10 @@ def test_start_sends_one_email_per_player_saying_whose_move_it_is():
     assert len(mail.outbox) == 2
     message = mail.outbox[0]
     assert "has started: your move" in message.subject
-    assert "Your choices:" in message.body and "1. Seat" in message.body
+    recipient = next(user for user in users if user.email in message.to)
+    # Choices name the player ("Alice bid 1."), never "Seat N".
+    assert "Your choices:" in message.body and f"1. {recipient.public_name} bid" in message.body
+    assert "Seat" not in message.body
     assert f"/games/{game.pk}/" in message.body
 
 

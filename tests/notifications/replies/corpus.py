@@ -22,6 +22,7 @@ class Case:
     id: str
     client: str
     language: str
+    #: The player's own text; "{player}" stands for their display name (a copied choice line).
     own: str
     expected: str
     choice: int | None = None
@@ -91,7 +92,7 @@ CASES: list[Case] = [
     played("gmail-greeting-name", "gmail", "en", "Hello Turnpost,\n\n3\n\nCheers, Bob", 3),
     played("gmail-android-en", "gmail_android", "en", "1", 1),
     played("gmail-android-de-bottom", "gmail_android", "de", "3", 3, options=BOTTOM),
-    played("gmail-choice-line-copied", "gmail", "en", "2. Seat 1 bid 2.", 2),
+    played("gmail-choice-line-copied", "gmail", "en", "2. {player} bid 2.", 2),
     asked("gmail-two-numbers", "gmail", "en", "5 or 8?"),
     asked("gmail-one-or-other", "gmail", "en", "2 or 3, I can't decide"),
     refused("gmail-quote-only", "gmail", "en", ""),
