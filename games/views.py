@@ -17,6 +17,7 @@ from games.engines.registry import get_engine
 from games.exceptions import GameError
 from games.forms import GameCreateForm
 from games.models import ActionSource, GameStatus, ReportReason
+from games.names import seat_names, with_names
 
 LOG_ENTRIES_SHOWN = 30
 INVITATION_SENT = ("Invitation sent, if that name or email belongs to a player who is not in "
@@ -76,6 +77,9 @@ def game_detail(request, game_id):
         services.seat_mark_seen(game=game, user=request.user)
     view = selectors.game_view_for(game, request.user)
     log = list(game.actions.order_by("-sequence")[:LOG_ENTRIES_SHOWN])
+    names = seat_names(game)
+    legal_actions = [{**choice, "description": with_names(choice["description"], names)}
+                     for choice in selectors.legal_actions_for(game, request.user)]
     context = {
         "game": game,
         "engine": engine,
@@ -87,8 +91,9 @@ def game_detail(request, game_id):
         "report_reasons": ReportReason.choices,
         "view": view,
         "view_json": json.dumps(view, indent=1, sort_keys=True) if view is not None else "",
-        "legal_actions": selectors.legal_actions_for(game, request.user),
-        "log": [(entry, entry.description_for(viewer_seat)) for entry in log],
+        "legal_actions": legal_actions,
+        "log": [(entry, with_names(entry.description_for(viewer_seat), names)) for entry in log],
+        "seat_names": names,
         "result_rows": _result_rows(game),
         "is_creator": request.user.is_authenticated and game.created_by_id == request.user.pk,
         "can_join": request.user.is_authenticated and game.status == GameStatus.OPEN

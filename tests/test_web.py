@@ -169,3 +169,34 @@ def test_the_lobby_names_games_by_their_engine_and_pages_show_no_version(client)
     assert f"Stone Age #{open_one.pk}" in lobby and "StoneAge" not in lobby
     page = client.get(f"/games/{game.pk}/").content.decode()
     assert f"version {game.version}" not in page.lower()
+
+
+@pytest.mark.parametrize("slug", ["stone_age", "seven_wonders", "caverna"])
+def test_the_game_page_names_players_in_the_log_boards_and_choices(client, slug):
+    """Engines write "Seat N"; the page says the players' names everywhere."""
+    import re
+
+    from games import selectors, services
+    from tests.factories import committed, started_game
+
+    game, users = started_game(3, engine=slug, seed=f"names-{slug}")
+    for _ in range(12):
+        game.refresh_from_db()
+        mover = next((user for user in users
+                      if selectors.legal_actions_for(game, user)
+                      and selectors.seat_of(game, user).number
+                      in services._engine_for(slug).active_seats(game.state)), None)
+        if mover is None:
+            break
+        with committed():
+            services.game_action_submit(
+                game_id=game.pk, user=mover, expected_version=game.version,
+                action=selectors.legal_actions_for(game, mover)[0]["action"])
+    assert game.actions.count() >= 6
+    for user in users:
+        page = logged_in(client, user).get(reverse("games:detail", args=[game.pk]))
+        html = page.content.decode()
+        seat_numbers = re.findall(r"(?s).{0,60}\b[Ss]eat \d\b.{0,30}", html)
+        assert not seat_numbers, seat_numbers
+        for other in users:
+            assert other.public_name in html

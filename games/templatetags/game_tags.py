@@ -4,6 +4,8 @@ from datetime import timedelta
 
 from django import template
 
+from games.names import with_names
+
 register = template.Library()
 
 
@@ -45,3 +47,9 @@ def choice_groups(choices: list[dict]) -> list[dict]:
         return [{"label": "", "choices": choices}]
     return [{"label": kind.replace("_", " ").capitalize(), "choices": members}
             for kind, members in groups.items()]
+
+
+@register.filter
+def named(text: str, names: dict) -> str:
+    """An engine sentence with "Seat N" replaced by the players' names."""
+    return with_names(str(text), names or {})

@@ -7,6 +7,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+#: The names the page would give seats 0–6.
+PLAYER_NAMES = {number: f"Player{number}" for number in range(7)}
 TEMPLATE_DIRS = [str(Path(__file__).resolve().parents[2] / "templates")]
 
 
@@ -24,6 +26,9 @@ def render_board(slug: str, view: dict[str, Any], *, seat: int | None = None,
         django.setup()
     from django.template import Context, Engine
 
-    template = Engine(dirs=TEMPLATE_DIRS).get_template(f"games/boards/{slug}.html")
+    engine = Engine(dirs=TEMPLATE_DIRS,
+                    libraries={"game_tags": "games.templatetags.game_tags"})
+    template = engine.get_template(f"games/boards/{slug}.html")
     return template.render(Context({"view": view, "seat": seat, "game": None,
-                                    "legal_actions": list(legal_actions)}))
+                                    "legal_actions": list(legal_actions),
+                                    "seat_names": PLAYER_NAMES}))
