@@ -70,6 +70,7 @@ INSTALLED_APPS = [
     "rest_framework",
     "rest_framework.authtoken",
     "drf_spectacular",
+    "drf_spectacular_sidecar",
     "allauth",
     "allauth.account",
     "anymail",
@@ -299,6 +300,10 @@ SPECTACULAR_SETTINGS = {
     "DESCRIPTION": "Play heavy board games slowly: lobby, moves and logs for third-party clients.",
     "VERSION": "1.0.0",
     "SERVE_INCLUDE_SCHEMA": False,
+    # The docs pages load Swagger UI and Redoc from our static files, never from a CDN.
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
     "COMPONENT_SPLIT_REQUEST": True,
     # Several models have a `status`; name each enum after its model so clients get stable names.
     "ENUM_NAME_OVERRIDES": {

@@ -1,18 +1,23 @@
 """Top-level URLs: web UI, accounts, admin, REST API v1 and its OpenAPI schema."""
 
-from csp.constants import UNSAFE_INLINE
-from csp.decorators import csp_update
+from csp.constants import SELF, UNSAFE_INLINE
+from csp.decorators import csp_replace, csp_update
 from django.contrib import admin
 from django.urls import include, path
-from drf_spectacular.settings import spectacular_settings
-from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
+from drf_spectacular.views import (
+    SpectacularAPIView,
+    SpectacularRedocView,
+    SpectacularSwaggerSplitView,
+)
 
-# Swagger UI comes from its CDN; its start-up script is served from our own URL (the split
-# view), so only the page's few inline style rules need an exception to the site's CSP.
-_SWAGGER_CDN = spectacular_settings.SWAGGER_UI_DIST.split("/npm/")[0]
-_api_docs = csp_update({"script-src": [_SWAGGER_CDN], "style-src": [_SWAGGER_CDN, UNSAFE_INLINE],
-                        "img-src": [_SWAGGER_CDN]})(
+# Swagger UI and Redoc come from our static files (drf-spectacular-sidecar), so the docs work
+# offline. Swagger UI's start-up script is served from our own URL (the split view); the pages'
+# inline style rules, and Redoc's web worker (a blob: URL), need exceptions to the site's CSP.
+_api_docs = csp_update({"style-src": [UNSAFE_INLINE]})(
     SpectacularSwaggerSplitView.as_view(url_name="api-schema"))
+# Redoc injects its styles at run time: a nonce in style-src would void 'unsafe-inline'.
+_api_redoc = csp_replace({"style-src": [SELF, UNSAFE_INLINE], "worker-src": [SELF, "blob:"]})(
+    SpectacularRedocView.as_view(url_name="api-schema", template_name="api/redoc.html"))
 
 urlpatterns = [
     path("", include("games.urls")),
@@ -23,6 +28,7 @@ urlpatterns = [
     path("api/v1/", include("games.api.urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("api/docs/", _api_docs, name="api-docs"),
+    path("api/redoc/", _api_redoc, name="api-redoc"),
     # Developer pages answer 404 unless DEBUG is on.
     path("dev/", include("notifications.dev_urls")),
     # Inbound email webhooks for play by email (any django-anymail provider; see

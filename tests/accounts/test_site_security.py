@@ -154,15 +154,26 @@ def test_every_page_carries_the_policy(client, name):
 
 
 @pytest.mark.django_db
-def test_the_api_docs_page_loads_swagger_from_its_cdn_only_there(client):
-    docs = client.get(reverse("api-docs"))
+@pytest.mark.parametrize("name", ["api-docs", "api-redoc"])
+def test_the_api_docs_load_nothing_from_outside(client, name):
+    """Swagger UI and Redoc come from our static files (offline docs); the pages' policies
+    allow no other host, and every script and stylesheet they name is one we serve."""
+    from django.contrib.staticfiles import finders
+
+    docs = client.get(reverse(name))
     assert docs.status_code == 200
-    policy = _policy(docs)
-    assert "https://cdn.jsdelivr.net" in policy["script-src"]
-    assert "<script src=\"/api/docs/?script=\"" in docs.content.decode()
-    assert client.get("/api/docs/?script=").status_code == 200
-    lobby = _policy(client.get(reverse("games:lobby")))
-    assert "https://cdn.jsdelivr.net" not in lobby["script-src"]
+    html = docs.content.decode()
+    scripts = [client.get("/api/docs/?script=").content.decode()] if name == "api-docs" else []
+    for text in [html, *scripts]:
+        assert not re.search(r"https?://", text), re.findall(r"https?://[^\s\"']+", text)
+    for directive, sources in _policy(docs).items():
+        assert not any(source.startswith("http") for source in sources), (directive, sources)
+    assets = re.findall(r"/static/([^\"'\s]+\.(?:js|css|png))", "\n".join([html, *scripts]))
+    assert any(asset.endswith(".js") for asset in assets), assets
+    for asset in assets:
+        assert finders.find(asset), asset
+    if name == "api-docs":
+        assert "<script src=\"/api/docs/?script=\"" in html
 
 
 # ---- secret key in production -------------------------------------------------------------------
