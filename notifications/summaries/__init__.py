@@ -6,12 +6,14 @@ no seed or deck order. Players are named by their display names, never "Seat N".
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from games.names import seat_names, with_names
 from notifications.summaries import caverna, generic, seven_wonders, stone_age
 from notifications.summaries.common import Names
+
+__all__ = ["RENDERERS", "game_lines", "seat_names", "with_names"]
 
 Renderer = Callable[[dict[str, Any], Names, "int | None"], list[str]]
 
@@ -22,13 +24,6 @@ RENDERERS: dict[str, Renderer] = {
     "caverna": caverna.lines,
 }
 
-_SEAT_WORD = re.compile(r"\b[Ss]eat (\d+)\b")
-
-
-def with_names(text: str, names: Mapping[int, str]) -> str:
-    """Engine sentences say "Seat 2"; emails say the player's name."""
-    return _SEAT_WORD.sub(lambda match: names.get(int(match[1]), match[0]), text)
-
 
 def game_lines(engine_slug: str, view: dict[str, Any] | None, names: Mapping[int, str],
                viewer: int | None) -> list[str]:
@@ -38,8 +33,3 @@ def game_lines(engine_slug: str, view: dict[str, Any] | None, names: Mapping[int
     render = RENDERERS.get(engine_slug, generic.lines)
     return [with_names(line, names) for line in render(view, Names(names, viewer), viewer)
             if line]
-
-
-def seat_names(game) -> dict[int, str]:
-    """Display names by seat number, as the game page shows them."""
-    return {seat.number: seat.player_name for seat in game.seats.all() if seat.number is not None}
