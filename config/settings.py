@@ -11,6 +11,7 @@ from pathlib import Path
 
 import environ
 from celery.schedules import crontab
+from corsheaders.defaults import default_headers as cors_default_headers
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -71,6 +72,7 @@ INSTALLED_APPS = [
     "rest_framework.authtoken",
     "drf_spectacular",
     "drf_spectacular_sidecar",
+    "corsheaders",
     "allauth",
     "allauth.account",
     "anymail",
@@ -83,6 +85,8 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "csp.middleware.CSPMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    # Before CommonMiddleware, so its redirects and every API answer carry the CORS headers.
+    "corsheaders.middleware.CorsMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -295,6 +299,14 @@ REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "TEST_REQUEST_DEFAULT_FORMAT": "json",
 }
+# Browser clients on other sites (a web client of the API) from these origins only, and only
+# under /api/. Credentials are not shared: such clients send an API token, never our cookies.
+CORS_ALLOWED_ORIGINS = env.list("CORS_ALLOWED_ORIGINS", default=[])
+CORS_URLS_REGEX = r"^/api/.*$"
+CORS_ALLOW_HEADERS = (*cors_default_headers, "idempotency-key", "if-none-match")
+CORS_EXPOSE_HEADERS = ["ETag", "Retry-After", "Location"]
+CORS_PREFLIGHT_MAX_AGE = 86400
+
 SPECTACULAR_SETTINGS = {
     "TITLE": "Turnpost API",
     "DESCRIPTION": "Play heavy board games slowly: lobby, moves and logs for third-party clients.",
