@@ -87,6 +87,9 @@ MIDDLEWARE = [
     "whitenoise.middleware.WhiteNoiseMiddleware",
     # Before CommonMiddleware, so its redirects and every API answer carry the CORS headers.
     "corsheaders.middleware.CorsMiddleware",
+    # ETag on every GET answer (a hash of what this caller gets), 304 on a matching
+    # If-None-Match: pollers of a game or its log download nothing until it changes.
+    "django.middleware.http.ConditionalGetMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",

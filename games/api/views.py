@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.shortcuts import get_object_or_404
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiParameter, extend_schema
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import mixins, permissions, status, viewsets
 from rest_framework.decorators import action as route
 from rest_framework.exceptions import NotFound, ValidationError
@@ -32,6 +32,13 @@ from games.engines.registry import all_engines
 from games.models import ActionSource, GameStatus
 
 TRUE_WORDS = {"1", "true", "yes", "on"}
+
+
+#: Every GET answer carries an ETag (config.settings: ConditionalGetMiddleware).
+IF_NONE_MATCH = OpenApiParameter(
+    "If-None-Match", OpenApiTypes.STR, OpenApiParameter.HEADER,
+    description="The ETag of an earlier answer: 304 with no body while nothing changed.")
+NOT_MODIFIED = OpenApiResponse(description="Not modified since the ETag sent.")
 
 
 class ChatThrottle(FailOpenUserRateThrottle):
@@ -90,7 +97,8 @@ class GameViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Gen
     def list(self, request, *args, **kwargs):
         return super().list(request, *args, **kwargs)
 
-    @extend_schema(responses={200: GameDetailSerializer})
+    @extend_schema(responses={200: GameDetailSerializer, 304: NOT_MODIFIED},
+                   parameters=[IF_NONE_MATCH])
     def retrieve(self, request, *args, **kwargs):
         game = self.get_object()
         if request.user.is_authenticated:
@@ -216,11 +224,20 @@ class GameViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Gen
                                      body=serializer.validated_data["body"])
         return Response(ChatMessageSerializer(message).data, status=status.HTTP_201_CREATED)
 
-    @extend_schema(responses={200: LogEntrySerializer(many=True)})
+    @extend_schema(responses={200: LogEntrySerializer(many=True), 304: NOT_MODIFIED}, parameters=[
+        IF_NONE_MATCH,
+        OpenApiParameter("since", OpenApiTypes.INT,
+                         description="Only entries after this sequence number."),
+    ])
     @route(detail=True, methods=["get"])
     def log(self, request, pk=None):
         game = self.get_object()
         entries = game.actions.order_by("sequence")
+        since = request.query_params.get("since")
+        if since is not None:
+            if not since.isascii() or not since.isdigit() or len(since) > 12:
+                raise ValidationError({"since": "Must be a sequence number (0 or more)."})
+            entries = entries.filter(sequence__gt=int(since))
         page = self.paginate_queryset(entries)
         context = {"viewer_seat": selectors.viewer_seat_number(game, request.user)}
         return self.get_paginated_response(
