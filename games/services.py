@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
+import math
 import re
 import secrets
 import time
@@ -1036,7 +1037,10 @@ def chat_post(*, game_id: int, user, body: str, now: datetime | None = None) -> 
         limit, window = CHAT_RATE
         recent = ChatMessage.objects.filter(game=game, author=user, created_at__gt=now - window)
         if recent.count() >= limit:
-            raise ChatThrottled("You are writing too fast; wait a minute and try again.")
+            oldest = recent.order_by("created_at").values_list("created_at", flat=True).first()
+            wait = max(1, math.ceil((oldest + window - now).total_seconds()))
+            raise ChatThrottled("You are writing too fast; wait a minute and try again.",
+                                details={"limit": limit, "retry_after_seconds": wait})
         message = ChatMessage.objects.create(game=game, author=user, body=text)
         names = {name.lower() for name in MENTION.findall(text)}
         mentioned = [

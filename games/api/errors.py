@@ -65,7 +65,11 @@ def _server_error_body() -> dict:
 
 def exception_handler(exc, context):
     if isinstance(exc, GameError):
-        return Response(error_body(exc.code, exc.message, exc.details), status=exc.status)
+        # Every 429 says when to come back, in the header as well as in the body.
+        wait = exc.details.get("retry_after_seconds") if exc.status == 429 else None
+        headers = {"Retry-After": str(max(1, int(wait)))} if wait is not None else None
+        return Response(error_body(exc.code, exc.message, exc.details), status=exc.status,
+                        headers=headers)
     if isinstance(exc, Http404):
         exc = exceptions.NotFound()
     elif isinstance(exc, DjangoPermissionDenied):

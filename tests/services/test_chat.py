@@ -115,3 +115,21 @@ def test_trimming_stays_linear_on_long_invisible_runs():
     started = time.perf_counter()
     assert visible_text(text) == "x"
     assert time.perf_counter() - started < 2
+
+
+def test_writing_too_fast_is_a_429_that_says_when_to_come_back(table, api_client):
+    """The per-game limit (5 a minute) answers like every other 429: a Retry-After header and
+    the same seconds in the body, counted from the oldest message in the window."""
+    game, alice = table
+    api_client.force_authenticate(alice)
+    url = f"/api/v1/games/{game.pk}/chat/"
+    for number in range(services.CHAT_RATE[0]):
+        assert api_client.post(url, {"body": f"hello {number}"}, format="json").status_code == 201
+    refused = api_client.post(url, {"body": "one more"}, format="json")
+    assert refused.status_code == 429
+    body = refused.json()
+    assert body["code"] == "throttled"  # the same code as the API-wide rate limits
+    wait = int(refused["Retry-After"])
+    assert wait == body["details"]["retry_after_seconds"]
+    assert 1 <= wait <= services.CHAT_RATE[1].total_seconds()
+    assert ChatMessage.objects.count() == services.CHAT_RATE[0]
