@@ -1,3 +1,4 @@
+from allauth.account.models import EmailAddress
 from rest_framework import serializers
 
 from accounts.models import User, validate_display_name
@@ -28,3 +29,18 @@ class UserSerializer(serializers.ModelSerializer):
         except DjangoValidationError as error:
             raise serializers.ValidationError(error.messages) from error
         return value
+
+
+class MeSerializer(serializers.Serializer):
+    """The caller's own account, as GET /api/v1/me/ shows it (to them alone)."""
+
+    username = serializers.CharField()
+    display_name = serializers.CharField(source="public_name")
+    email = serializers.EmailField()
+    email_confirmed = serializers.SerializerMethodField()
+    timezone = serializers.CharField()
+    member_since = serializers.DateTimeField(source="date_joined")
+
+    def get_email_confirmed(self, user) -> bool:
+        return EmailAddress.objects.filter(user=user, email__iexact=user.email,
+                                           verified=True).exists()

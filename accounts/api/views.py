@@ -11,7 +11,7 @@ from rest_framework.authtoken.models import Token
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from accounts.api.serializers import TokenRequestSerializer, TokenSerializer
+from accounts.api.serializers import MeSerializer, TokenRequestSerializer, TokenSerializer
 from accounts.services import LoginLocked, password_login
 from games.api.errors import error_body
 from games.api.throttling import FailOpenScopedRateThrottle
@@ -44,3 +44,13 @@ class ObtainTokenView(APIView):
                 "Unable to log in with those credentials.", code="authorization")
         token, _ = Token.objects.get_or_create(user=user)
         return Response({"token": token.key, "username": user.username}, status=status.HTTP_200_OK)
+
+
+class MeView(APIView):
+    """Who the token (or session) belongs to: the caller's own account."""
+
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(responses={200: MeSerializer})
+    def get(self, request):
+        return Response(MeSerializer(request.user).data)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from datetime import timedelta
 
+from django.utils import timezone
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
@@ -23,6 +24,7 @@ from games.models import (
     ReportTarget,
     Seat,
 )
+from games.names import seat_names, with_names
 
 
 class EngineSerializer(serializers.Serializer):
@@ -246,3 +248,64 @@ class LogEntrySerializer(serializers.ModelSerializer):
 
     def get_description(self, entry) -> str:
         return entry.description_for(self.context.get("viewer_seat"))
+
+
+class LastMoveSerializer(serializers.Serializer):
+    sequence = serializers.IntegerField()
+    player = serializers.CharField(allow_null=True)
+    text = serializers.CharField()
+    at = serializers.DateTimeField()
+
+
+class MyGameSerializer(serializers.ModelSerializer):
+    """One of the caller's games as a phone app or a bot lists them (Lichess' "playing")."""
+
+    title = serializers.CharField(read_only=True)
+    your_seat = serializers.SerializerMethodField()
+    is_my_turn = serializers.SerializerMethodField()
+    seconds_left = serializers.SerializerMethodField()
+    deadline_at = serializers.SerializerMethodField()
+    players = serializers.SerializerMethodField()
+    last_move = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Game
+        fields = ("id", "title", "engine", "status", "version", "your_seat", "is_my_turn",
+                  "seconds_left", "deadline_at", "players", "last_move")
+
+    def _seat(self, game):
+        return selectors.seat_of(game, self.context["request"].user)
+
+    def get_your_seat(self, game) -> int | None:
+        seat = self._seat(game)
+        return seat.number if seat else None
+
+    def get_is_my_turn(self, game) -> bool:
+        seat = self._seat(game)
+        return bool(seat and game.status == "active" and seat.deadline_at is not None)
+
+    def get_seconds_left(self, game) -> int | None:
+        seat = self._seat(game)
+        if seat is None or seat.deadline_at is None:
+            return None
+        return max(int((seat.deadline_at - timezone.now()).total_seconds()), 0)
+
+    def get_deadline_at(self, game) -> str | None:
+        seat = self._seat(game)
+        return seat.deadline_at.isoformat() if seat and seat.deadline_at else None
+
+    def get_players(self, game) -> list[str]:
+        return [seat.player_name for seat in sorted(game.seats.all(),
+                                                    key=lambda seat: seat.number or 0)]
+
+    @extend_schema_field(LastMoveSerializer(allow_null=True))
+    def get_last_move(self, game):
+        entry = game.actions.order_by("-sequence").first()
+        if entry is None:
+            return None
+        names = seat_names(game)
+        seat = self._seat(game)
+        text = entry.description_for(seat.number if seat else None)
+        return {"sequence": entry.sequence, "at": entry.created_at,
+                "player": names.get(entry.seat_number) if entry.seat_number is not None else None,
+                "text": with_names(text, names)}

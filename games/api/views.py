@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+from django.db.models import F, Min, Q
 from django.shortcuts import get_object_or_404
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
-from rest_framework import mixins, permissions, status, viewsets
+from rest_framework import generics, mixins, permissions, status, viewsets
 from rest_framework.decorators import action as route
 from rest_framework.exceptions import NotFound, ValidationError
 from rest_framework.response import Response
@@ -24,6 +25,7 @@ from games.api.serializers import (
     InviteSerializer,
     LegalActionSerializer,
     LogEntrySerializer,
+    MyGameSerializer,
     ReportCreateSerializer,
     ReportSerializer,
 )
@@ -243,6 +245,36 @@ class GameViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Gen
         return self.get_paginated_response(
             LogEntrySerializer(page, many=True, context=context).data
         )
+
+
+class MyGamesView(generics.ListAPIView):
+    """The caller's games, their turn first, then by the nearest deadline."""
+
+    permission_classes = [permissions.IsAuthenticated]
+    serializer_class = MyGameSerializer
+
+    @extend_schema(parameters=[
+        OpenApiParameter("awaiting", OpenApiTypes.BOOL,
+                         description="Only games waiting for my move."),
+        OpenApiParameter("status", OpenApiTypes.STR, enum=GameStatus.values,
+                         description="Default: open and active games."),
+    ])
+    def get(self, request, *args, **kwargs):
+        return super().get(request, *args, **kwargs)
+
+    def get_queryset(self):
+        params = self.request.query_params
+        status_filter = params.get("status")
+        if status_filter and status_filter not in GameStatus.values:
+            raise ValidationError({"status": f"Must be one of {', '.join(GameStatus.values)}."})
+        user = self.request.user
+        games = selectors.game_list(user=user, mine=True, status=status_filter,
+                                    awaiting_me=params.get("awaiting", "").lower() in TRUE_WORDS)
+        if not status_filter:
+            games = games.filter(status__in=[GameStatus.OPEN, GameStatus.ACTIVE])
+        my_deadline = Min("seats__deadline_at", filter=Q(seats__user=user))
+        return games.annotate(my_deadline=my_deadline).order_by(
+            F("my_deadline").asc(nulls_last=True), "-id")
 
 
 class ReportCreateView(APIView):
