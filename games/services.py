@@ -590,7 +590,8 @@ def game_action_submit(
         _require_unrestricted(user)
         if expected_version is None:
             raise StaleVersion("Send the game version you saw.", details={"version": game.version})
-        if expected_version != game.version:
+        if expected_version != game.version and not _own_decision_unchanged(
+                game, seat.number, expected_version):
             raise StaleVersion(
                 f"The game has moved on (version {game.version}, you sent {expected_version}). "
                 "Reload and try again.",
@@ -608,6 +609,24 @@ def game_action_submit(
                 response=outcome,
             )
     return SubmitResult(game=game, outcome=outcome)
+
+
+def _own_decision_unchanged(game: Game, seat_number: int, expected_version: int) -> bool:
+    """Seat-scoped staleness (Move contract v2): a move sent at an older version still stands
+    when only other seats moved since and this seat's legal actions are exactly the ones it saw
+    then. Typical of simultaneous turns: others' secret picks change the version, not my
+    decision. A resolution, my own earlier move or any change to my choices makes it stale."""
+    if not 0 <= expected_version < game.version:
+        return False
+    since = game.actions.filter(sequence__gt=expected_version)
+    if since.exclude(kind=ActionKind.MOVE).exists() or since.filter(
+            seat_number=seat_number).exists():
+        return False
+    engine = _engine_for(game.engine)
+    then = _replayed_state(game, engine, up_to=expected_version)
+    with _engine_guard(game, "staleness check", seat_number):
+        return ([canonical_action(a) for a in engine.legal_actions(then, seat_number)]
+                == [canonical_action(a) for a in engine.legal_actions(game.state, seat_number)])
 
 
 def game_seat_move_apply(
@@ -702,10 +721,14 @@ def game_bot_moves_play(*, game_id: int, expected_version: int, limit: int = 500
     return played
 
 
-def _replayed_state(game: Game, engine: Engine) -> dict:
-    """The state rebuilt from `new_game` and the action log (the one replay loop)."""
+def _replayed_state(game: Game, engine: Engine, up_to: int | None = None) -> dict:
+    """The state rebuilt from `new_game` and the action log (the one replay loop), as it was at
+    version `up_to` when given (a version is the sequence number of the last entry)."""
     state = engine.new_game(game.num_players, game.seed, game.options)
-    for entry in game.actions.order_by("sequence"):
+    entries = game.actions.order_by("sequence")
+    if up_to is not None:
+        entries = entries.filter(sequence__lte=up_to)
+    for entry in entries:
         if entry.kind == ActionKind.RESOLVE:
             state = engine.resolve(state)
         else:

@@ -150,8 +150,10 @@ def test_move_errors_are_409_and_422_with_reasons(players):
     ok = seat_client[0].post(url, {"action": {"type": "bid", "amount": 1}, "version": 0},
                              format="json")
     assert ok.status_code == 200
+    # Seat 0's own move since version 0 makes its version-0 answer stale (409); seat 1's
+    # choices did not change, so its answer to version 0 would still stand.
     assert_error(
-        seat_client[1].post(url, {"action": {"type": "bid", "amount": 1}, "version": 0},
+        seat_client[0].post(url, {"action": {"type": "bid", "amount": 2}, "version": 0},
                             format="json"),
         409, "stale_version", "moved on",
     )

@@ -40,13 +40,15 @@ def _race(targets) -> list:
     return outcomes
 
 
-def test_concurrent_submissions_of_one_version_apply_exactly_once():
+def test_concurrent_submissions_of_one_version_apply_exactly_once_per_seat():
     users = [UserFactory() for _ in range(4)]
     game = services.game_create(creator=users[0], engine_slug="toy", num_players=4)
     for user in users[1:]:
         services.game_join(game_id=game.pk, user=user)
     services.game_start(game_id=game.pk, user=users[0])
-    # Every seat bids at once against version 0, twice each: one wins, the rest get 409.
+    # Every seat bids at once against version 0, twice each. Others' secret bids do not make a
+    # bid stale (seat-scoped staleness), a seat's own first bid does: one bid per seat is
+    # applied, the other gets 409.
     targets = [
         (lambda user=user, amount=amount: services.game_action_submit(
             game_id=game.pk, user=user, action={"type": "bid", "amount": amount},
@@ -57,11 +59,46 @@ def test_concurrent_submissions_of_one_version_apply_exactly_once():
     outcomes = _race(targets)
     applied = [o for o in outcomes if not isinstance(o, Exception)]
     refused = [o for o in outcomes if isinstance(o, StaleVersion)]
-    assert len(applied) == 1, outcomes
-    assert len(refused) == len(targets) - 1, outcomes
-    game.refresh_from_db()
-    assert game.version == 1
-    assert list(game.actions.values_list("sequence", flat=True)) == [1]
+    assert len(applied) == len(users), outcomes
+    assert len(refused) == len(targets) - len(users), outcomes
+    moves = game.actions.filter(kind="move").order_by("sequence")
+    assert list(moves.values_list("sequence", flat=True)) == [1, 2, 3, 4]  # gapless
+    assert sorted(moves.values_list("seat_number", flat=True)) == [0, 1, 2, 3]
+
+
+def test_racing_simultaneous_picks_of_all_seats_apply_each_once_without_409():
+    """Seven Wonders, three players, every pick of each turn sent at once against the version
+    the players saw: no 409, every pick applied exactly once, turn after turn."""
+    from games import selectors
+
+    users = [UserFactory() for _ in range(3)]
+    game = services.game_create(creator=users[0], engine_slug="seven_wonders", num_players=3)
+    for user in users[1:]:
+        services.game_join(game_id=game.pk, user=user)
+    services.game_start(game_id=game.pk, user=users[0])
+    stale = 0
+    for turn in range(6):
+        game.refresh_from_db()
+        seen = game.version
+        picks = {user.pk: selectors.legal_actions_for(game, user)[turn % 2]["action"]
+                 for user in users}
+        outcomes = _race([
+            (lambda user=user, action=picks[user.pk], seen=seen: services.game_action_submit(
+                game_id=game.pk, user=user, action=action, expected_version=seen))
+            for user in users
+        ])
+        stale += sum(isinstance(o, StaleVersion) for o in outcomes)
+        assert all(not isinstance(o, Exception) for o in outcomes), outcomes
+        moves = list(game.actions.filter(sequence__gt=seen, kind="move"))
+        assert sorted(move.seat_number for move in moves) == [0, 1, 2]
+        seat_user = {seat.number: seat.user_id for seat in game.seats.all()}
+        for move in moves:
+            assert move.payload == picks[seat_user[move.seat_number]]
+        # The last pick's commit resolves the turn (a worker, or inline when the broker is
+        # away); resolving again is a no-op. Exactly one resolution per turn.
+        services.game_resolve(game_id=game.pk)
+        assert game.actions.filter(sequence__gt=seen, kind="resolve").count() == 1
+    assert stale == 0
 
 
 def test_concurrent_submissions_keep_the_log_gapless():

@@ -20,6 +20,7 @@ from games.exceptions import (
     StaleVersion,
 )
 from games.models import Action, ActionKind, Game, GameStatus
+from tests.engines.toy import toy_engine
 from tests.factories import UserFactory, committed, open_game, started_game
 
 pytestmark = pytest.mark.django_db
@@ -139,12 +140,36 @@ def test_a_move_is_logged_and_bumps_the_version():
 def test_stale_version_is_refused_and_changes_nothing():
     game, (alice, bob) = started_game(2)
     submit(game, alice, {"type": "bid", "amount": 2})
+    # Alice's own move since version 0: her answer to version 0 is stale.
     with pytest.raises(StaleVersion, match="moved on"):
         services.game_action_submit(
-            game_id=game.pk, user=bob, action={"type": "bid", "amount": 1}, expected_version=0
+            game_id=game.pk, user=alice, action={"type": "bid", "amount": 1}, expected_version=0
+        )
+    with pytest.raises(StaleVersion, match="moved on"):  # a version from the future
+        services.game_action_submit(
+            game_id=game.pk, user=bob, action={"type": "bid", "amount": 1}, expected_version=5
         )
     game.refresh_from_db()
     assert game.version == 1 and game.state["bids"] == [2, None]
+
+
+def test_others_secret_picks_do_not_make_a_pick_stale():
+    """Seat-scoped staleness: Alice's secret bid changed the version but not Bob's choices, so
+    Bob's bid sent at version 0 stands; once the bids are resolved, version 0 is stale."""
+    game, (alice, bob) = started_game(2)
+    submit(game, alice, {"type": "bid", "amount": 2})
+    services.game_action_submit(game_id=game.pk, user=bob, action={"type": "bid", "amount": 1},
+                                expected_version=0)
+    game.refresh_from_db()
+    assert game.version == 2 and game.state["bids"] == [2, 1]
+    assert services.game_resolve(game_id=game.pk) is True
+    game.refresh_from_db()
+    mover = alice if 0 in toy_engine.active_seats(game.state) else bob
+    with pytest.raises(StaleVersion, match="moved on"):
+        services.game_action_submit(game_id=game.pk, user=mover, action={"type": "bank"},
+                                    expected_version=2)
+    game.refresh_from_db()
+    assert game.version == 3
 
 
 def test_illegal_actions_and_outsiders_are_refused_with_a_reason():
