@@ -538,6 +538,7 @@ def _apply_move(
     player_acted = source in (ActionSource.WEB, ActionSource.API, ActionSource.EMAIL)
     if player_acted:
         game.seats.filter(number=seat_number, timeout_count__gt=0).update(timeout_count=0)
+    _resolve_chance_steps(game, engine)
     _after_change(game, engine, now, acted_seat=seat_number, player_acted=player_acted)
     return {
         "sequence": record.sequence,
@@ -663,27 +664,41 @@ def game_resolve(*, game_id: int, expected_version: int | None = None) -> bool:
         if expected_version is not None and game.version != expected_version:
             return False
         engine = _engine_for(game.engine)
-        with _engine_guard(game, "resolve"):
-            if not engine.ready_to_resolve(game.state):
-                if game.needs_resolution:
-                    game.needs_resolution = False
-                    game.save(update_fields=["needs_resolution", "updated_at"])
-                return False
-            state_before = game.state
-            game.state = engine.resolve(state_before)
-            _append_action(
-                game,
-                engine,
-                kind=ActionKind.RESOLVE,
-                seat_number=None,
-                payload=None,
-                source=ActionSource.SYSTEM,
-                actor=None,
-                state_before=state_before,
-            )
-        _require_playable(game, engine, "resolve")
+        if not _resolve_once(game, engine):
+            if game.needs_resolution:
+                game.needs_resolution = False
+                game.save(update_fields=["needs_resolution", "updated_at"])
+            return False
         _after_change(game, engine, now, acted_seat=None)
     return True
+
+
+def _resolve_once(game: Game, engine: Engine) -> bool:
+    """Applies the engine's due system step to the locked game and logs it; False if none."""
+    with _engine_guard(game, "resolve"):
+        if not engine.ready_to_resolve(game.state):
+            return False
+        state_before = game.state
+        game.state = engine.resolve(state_before)
+        _append_action(game, engine, kind=ActionKind.RESOLVE, seat_number=None, payload=None,
+                       source=ActionSource.SYSTEM, actor=None, state_before=state_before)
+    _require_playable(game, engine, "resolve")
+    return True
+
+
+#: System steps resolved inside one move's transaction, at most (a die roll, a card draw …).
+MAX_INLINE_RESOLUTIONS = 20
+
+
+def _resolve_chance_steps(game: Game, engine: Engine) -> None:
+    """Steps that need nobody (Move contract v2): in an engine without simultaneous secret
+    picks, a due system step (Stone Age's dice) is resolved in the move's own request instead of
+    a worker round trip. Simultaneous picks (7 Wonders) stay on a worker, as the product asks."""
+    if engine.simultaneous:
+        return
+    for _ in range(MAX_INLINE_RESOLUTIONS):
+        if engine.is_over(game.state) or not _resolve_once(game, engine):
+            return
 
 
 def game_bot_moves_play(*, game_id: int, expected_version: int, limit: int = 500) -> int:

@@ -297,3 +297,39 @@ def test_system_moves_skip_when_the_game_moved_on():
         source="timeout", expected_version=1,
     )
     assert result is not None and result.game.version == 2
+
+
+def test_stone_age_dice_are_rolled_in_the_move_that_calls_for_them():
+    """A chance step that needs no hidden coordination is resolved in the same request: no
+    worker runs here (no on-commit callbacks), yet the dice are rolled and logged at once."""
+    from games import selectors
+
+    game, users = started_game(2, engine="stone_age", seed="inline-dice")
+    resolved = 0
+    for _ in range(60):
+        game.refresh_from_db()
+        mover = next(user for user in users if selectors.legal_actions_for(game, user))
+        before = game.version
+        result = services.game_action_submit(
+            game_id=game.pk, user=mover, expected_version=before,
+            action=selectors.legal_actions_for(game, mover)[0]["action"])
+        game.refresh_from_db()
+        assert not game.needs_resolution
+        steps = list(game.actions.filter(sequence__gt=before).order_by("sequence"))
+        assert steps[0].kind == ActionKind.MOVE
+        assert result.outcome["version"] == game.version == steps[-1].sequence
+        resolved += sum(step.kind == ActionKind.RESOLVE for step in steps)
+    assert resolved >= 3
+
+
+def test_seven_wonders_picks_still_wait_for_a_worker():
+    from games import selectors
+
+    game, users = started_game(3, engine="seven_wonders", seed="worker-picks")
+    for user in users:
+        game.refresh_from_db()
+        services.game_action_submit(game_id=game.pk, user=user, expected_version=game.version,
+                                    action=selectors.legal_actions_for(game, user)[0]["action"])
+    game.refresh_from_db()
+    assert game.needs_resolution
+    assert not game.actions.filter(kind=ActionKind.RESOLVE).exists()
