@@ -4,21 +4,12 @@ game downloads nothing until it changes, and each viewer's ETag covers only what
 from __future__ import annotations
 
 import pytest
-from rest_framework.test import APIClient
 
 from games import selectors, services
-from tests.factories import PASSWORD, committed, started_game
+from tests.api.clients import token_client
+from tests.factories import committed, started_game
 
 pytestmark = pytest.mark.django_db
-
-
-def client_for(user) -> APIClient:
-    client = APIClient()
-    token = client.post("/api/v1/auth/token/", {"username": user.username,
-                                                "password": PASSWORD},
-                        format="json").json()["token"]
-    client.credentials(HTTP_AUTHORIZATION=f"Bearer {token}")
-    return client
 
 
 def play_one(game, users):
@@ -32,7 +23,7 @@ def play_one(game, users):
 @pytest.mark.parametrize("path", ["/api/v1/games/{id}/", "/api/v1/games/{id}/log/"])
 def test_an_unchanged_game_answers_304_and_a_move_changes_the_etag(path):
     game, users = started_game(3, engine="seven_wonders", seed="etag")
-    client = client_for(users[0])
+    client = token_client(users[0])
     url = path.format(id=game.pk)
     first = client.get(url)
     etag = first["ETag"]
@@ -49,7 +40,7 @@ def test_an_unchanged_game_answers_304_and_a_move_changes_the_etag(path):
 def test_each_viewer_has_their_own_etag_and_cannot_use_anothers():
     game, users = started_game(3, engine="seven_wonders", seed="etag-viewers")
     url = f"/api/v1/games/{game.pk}/"
-    alice, bob = client_for(users[0]), client_for(users[1])
+    alice, bob = token_client(users[0]), token_client(users[1])
     alices = alice.get(url)["ETag"]
     assert bob.get(url)["ETag"] != alices  # different hands, different answers
     answer = bob.get(url, HTTP_IF_NONE_MATCH=alices)
@@ -60,7 +51,7 @@ def test_the_log_since_a_sequence_number():
     game, users = started_game(3, engine="seven_wonders", seed="etag-since")
     for _ in range(3):
         play_one(game, users)
-    client = client_for(users[0])
+    client = token_client(users[0])
     url = f"/api/v1/games/{game.pk}/log/"
     everything = [entry["sequence"] for entry in client.get(url).json()["results"]]
     assert len(everything) >= 3

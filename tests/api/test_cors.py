@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 from rest_framework.test import APIClient
 
-from tests.factories import PASSWORD, UserFactory
+from tests.api.clients import token_client
+from tests.factories import UserFactory
 
 pytestmark = pytest.mark.django_db
 
@@ -34,11 +35,7 @@ def test_a_configured_origin_may_call_the_api_with_a_token():
     assert "Access-Control-Allow-Credentials" not in answer  # tokens, never our cookies
 
     user = UserFactory()
-    token = APIClient().post("/api/v1/auth/token/", {"username": user.username,
-                                                     "password": PASSWORD},
-                             format="json").json()["token"]
-    client = APIClient()
-    client.credentials(HTTP_AUTHORIZATION=f"Bearer {token}")
+    client = token_client(user)
     created = client.post("/api/v1/games/", {"engine": "toy", "num_players": 2},
                           format="json", HTTP_ORIGIN=ALLOWED)
     assert created.status_code == 201

@@ -7,23 +7,15 @@ import pytest
 from rest_framework.test import APIClient
 
 from games import selectors, services
-from tests.factories import PASSWORD, UserFactory, committed, open_game, started_game
+from tests.api.clients import token_client
+from tests.factories import UserFactory, committed, open_game, started_game
 
 pytestmark = pytest.mark.django_db
 
 
-def client_for(user) -> APIClient:
-    client = APIClient()
-    token = client.post("/api/v1/auth/token/", {"username": user.username,
-                                                "password": PASSWORD},
-                        format="json").json()["token"]
-    client.credentials(HTTP_AUTHORIZATION=f"Bearer {token}")
-    return client
-
-
 def test_me_is_my_own_account_and_needs_a_token():
     user = UserFactory(display_name="Alice Liddell", timezone="Europe/Rome")
-    me = client_for(user).get("/api/v1/me/").json()
+    me = token_client(user).get("/api/v1/me/").json()
     assert me["username"] == user.username and me["display_name"] == "Alice Liddell"
     assert me["email"] == user.email and me["timezone"] == "Europe/Rome"
     assert me["email_confirmed"] is False
@@ -35,14 +27,14 @@ def test_my_games_my_turn_first_with_time_left_and_the_last_move():
     other, _ = open_game(2)  # someone else's open game: not mine
     waiting_for_others, (_, alice_again) = open_game(2)
     alice = users[0]
-    client = client_for(alice)
+    client = token_client(alice)
     # alice picks: the 7 Wonders turn still waits for the others, not for her.
     pick = selectors.legal_actions_for(game, alice)[0]["action"]
     assert client.post(f"/api/v1/games/{game.pk}/actions/",
                        {"action": pick, "version": game.version},
                        format="json").status_code == 200
     bob = users[1]
-    listed = client_for(bob).get("/api/v1/me/games/").json()["results"]
+    listed = token_client(bob).get("/api/v1/me/games/").json()["results"]
     assert [row["id"] for row in listed] == [game.pk]
     row = listed[0]
     assert row["is_my_turn"] is True and 0 < row["seconds_left"] <= 7 * 86400
@@ -55,7 +47,7 @@ def test_my_games_my_turn_first_with_time_left_and_the_last_move():
     assert [r["id"] for r in mine] == [game.pk] and mine[0]["is_my_turn"] is False
     assert mine[0]["last_move"]["text"] != last["text"]  # alice sees her own pick
     assert client.get("/api/v1/me/games/", {"awaiting": "true"}).json()["results"] == []
-    assert [r["id"] for r in client_for(bob).get(
+    assert [r["id"] for r in token_client(bob).get(
         "/api/v1/me/games/", {"awaiting": "true"}).json()["results"]] == [game.pk]
     # My turn comes first: alice's toy game waits for her bid, the 7 Wonders game does not.
     toy = services.game_create(creator=alice, engine_slug="toy", num_players=2)
@@ -65,6 +57,6 @@ def test_my_games_my_turn_first_with_time_left_and_the_last_move():
     ordered = client.get("/api/v1/me/games/").json()["results"]
     assert [(r["id"], r["is_my_turn"]) for r in ordered] == [(toy.pk, True), (game.pk, False)]
     # Open games count as mine.
-    both = client_for(alice_again).get("/api/v1/me/games/").json()["results"]
+    both = token_client(alice_again).get("/api/v1/me/games/").json()["results"]
     assert [r["id"] for r in both] == [waiting_for_others.pk]
     assert client.get("/api/v1/me/games/", {"status": "bogus"}).status_code == 400

@@ -6,16 +6,10 @@ from __future__ import annotations
 import pytest
 from rest_framework.test import APIClient
 
-from tests.factories import PASSWORD, UserFactory
+from tests.api.clients import token_of
+from tests.factories import UserFactory
 
 pytestmark = pytest.mark.django_db
-
-
-def token_of(user) -> str:
-    response = APIClient().post("/api/v1/auth/token/",
-                                {"username": user.username, "password": PASSWORD}, format="json")
-    assert response.status_code == 200, response.content
-    return response.json()["token"]
 
 
 def me(header: str):
