@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from .data import CARDS
+from .free_city import FREE_CITY
 from .rules import VICTORY_POINTS, left_of, right_of, shields, stage_list
 from .scoring import score_seat
 
@@ -47,6 +48,9 @@ def _effect_value(
 
 
 def action_value(state: dict[str, Any], seat: int, action: dict[str, Any]) -> float:
+    if action.get("free_city") is True:
+        # The controller plays the Free City as a city of its own: its gain is the value.
+        seat = FREE_CITY
     players = state["players"]
     player = players[seat]
     age = state["age"]

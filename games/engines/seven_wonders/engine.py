@@ -1,6 +1,7 @@
-"""The 7 Wonders engine (base game, 3–7 players): set-up, simultaneous secret picks resolved
+"""The 7 Wonders engine (base game, 2–7 players): set-up, simultaneous secret picks resolved
 all at once, Babylon B's seventh card and Halicarnassus' build from the discard pile as
-single-seat decisions, military after each Age, and final scoring."""
+single-seat decisions, military after each Age, and final scoring. Two players play the
+variant with the Free City (see free_city.py)."""
 
 from __future__ import annotations
 
@@ -11,6 +12,17 @@ from typing import Any
 from ..base import Engine, IllegalAction, SeededRandom, State, match_legal, new_rng_state
 from . import bot, view
 from .data import CARDS, WONDERS
+from .free_city import (
+    CITIES,
+    FREE_CITY,
+    acting_seat,
+    choosing_for_free_city,
+    controller,
+    draw_for_controller,
+    free_city_hand,
+    free_city_pick_actions,
+    is_two_player,
+)
 from .rules import (
     CARD_NAME,
     GUILDS,
@@ -43,7 +55,7 @@ def build_deck(age: int, num_players: int) -> list[str]:
 class SevenWondersEngine(Engine):
     slug = "seven_wonders"
     name = "7 Wonders"
-    min_players = 3
+    min_players = 2
     max_players = 7
     rules_version = 1
     simultaneous = True
@@ -71,20 +83,26 @@ class SevenWondersEngine(Engine):
 
     def new_game(self, num_players: int, seed: str, options: dict[str, Any] | None = None) -> State:
         options = self.validate_options(num_players, options)
+        two_player = num_players == 2
+        # Two players use the three-player decks and a third board, the Free City's.
+        cities = CITIES if two_player else num_players
         rng = SeededRandom(seed)
-        wonders = rng.shuffled(list(WONDER_IDS))[:num_players]
+        wonders = rng.shuffled(list(WONDER_IDS))[:cities]
         if options["sides"] in ("A", "B"):
-            sides = [options["sides"]] * num_players
+            sides = [options["sides"]] * cities
         elif options["sides"] == "random":
-            sides = [rng.choice(["A", "B"]) for _ in range(num_players)]
+            sides = [rng.choice(["A", "B"]) for _ in range(cities)]
         else:
             sides = [None] * num_players
+            if two_player:
+                # Nobody owns the Free City to choose its side: it is dealt like its board.
+                sides.append(rng.choice(["A", "B"]))
         decks = {}
         for age in (1, 2, 3):
-            deck = build_deck(age, num_players)
+            deck = build_deck(age, cities)
             if age == 3:
-                deck += rng.shuffled(list(GUILDS))[: num_players + 2]
-            assert len(deck) == 7 * num_players, "an Age deck must hold 7 cards per player"
+                deck += rng.shuffled(list(GUILDS))[: cities + 2]
+            assert len(deck) == 7 * cities, "an Age deck must hold 7 cards per city"
             decks[str(age)] = rng.shuffled(deck)
         state: State = {
             "rng": new_rng_state(seed),
@@ -99,7 +117,9 @@ class SevenWondersEngine(Engine):
             "picks": [None] * num_players,
             "players": [
                 {
-                    "wonder": wonders[seat] if options["wonders"] == "random" else None,
+                    # The Free City's board is dealt even when the players choose theirs.
+                    "wonder": wonders[seat]
+                    if options["wonders"] == "random" or seat >= num_players else None,
                     "side": sides[seat],
                     "coins": 3,
                     "built": [],
@@ -107,7 +127,7 @@ class SevenWondersEngine(Engine):
                     "tokens": [],
                     "free_build_age": 0,
                 }
-                for seat in range(num_players)
+                for seat in range(cities)
             ],
             "discard": [],
             "seventh": [],
@@ -115,6 +135,8 @@ class SevenWondersEngine(Engine):
             "events": [],
             "conflicts": [],
         }
+        if two_player:
+            state["free_city"] = {"pile": [], "pick": None}
         rng.save(state)
         if options["wonders"] == "chosen" or options["sides"] == "chosen":
             state["phase"] = "setup"
@@ -126,6 +148,10 @@ class SevenWondersEngine(Engine):
     def _deal(self, state: State) -> None:
         deck = state["decks"].pop(str(state["age"]))
         state["hands"] = [deck[7 * seat : 7 * seat + 7] for seat in range(state["num_players"])]
+        if is_two_player(state):
+            # The last seven cards are the Free City's face-down pile.
+            state["free_city"] = {**state["free_city"], "pile": deck[7 * FREE_CITY :]}
+            draw_for_controller(state)
 
     def _setup_actions(self, state: State, seat: int) -> list[dict[str, Any]]:
         player = state["players"][seat]
@@ -146,13 +172,16 @@ class SevenWondersEngine(Engine):
     def active_seats(self, state: State) -> list[int]:
         phase = state["phase"]
         if phase == "pick":
-            return [seat for seat, pick in enumerate(state["picks"]) if pick is None]
+            seats = [seat for seat, pick in enumerate(state["picks"]) if pick is None]
+            if is_two_player(state) and state["free_city"]["pick"] is None:
+                seats = sorted({*seats, controller(state)})
+            return seats
         if phase == "setup":
             return [state["setup_seat"]]
         if phase == "seventh":
-            return [state["seventh"][0]]
+            return [acting_seat(state, state["seventh"][0])]
         if phase == "discard_build":
-            return [state["pending_builds"][0]]
+            return [acting_seat(state, state["pending_builds"][0])]
         return []
 
     def _valid_seat(self, state: State, seat: Any) -> bool:
@@ -167,7 +196,10 @@ class SevenWondersEngine(Engine):
         if phase == "pick":
             if self.ready_to_resolve(state):
                 return []  # every pick is in: the turn is being revealed
-            # A seat that has picked may still replace its pick, so it keeps its options.
+            if choosing_for_free_city(state, seat):
+                return free_city_pick_actions(state)
+            # A seat that has picked may still replace its pick, so it keeps its options (the
+            # Free City's controller then chooses the Free City's card again).
             actions = []
             for cid in distinct(state["hands"][seat]):
                 actions.extend(card_actions(state, seat, cid))
@@ -177,9 +209,16 @@ class SevenWondersEngine(Engine):
         if phase == "setup":
             return self._setup_actions(state, seat)
         if phase == "seventh":
-            return card_actions(state, seat, state["hands"][seat][0])
+            city = state["seventh"][0]
+            if city == seat:
+                return card_actions(state, seat, state["hands"][seat][0])
+            # A Babylon B Free City plays the last card of its pile.
+            return card_actions(state, city, state["free_city"]["pile"][0], free_city=True)
         if phase == "discard_build":
-            return [{"type": "discard_build", "card": cid} for cid in discard_choices(state, seat)]
+            city = state["pending_builds"][0]
+            marker = {"free_city": True} if city != seat else {}
+            return [{"type": "discard_build", "card": cid, **marker}
+                    for cid in discard_choices(state, city)]
         return []
 
     # ----- acting ---------------------------------------------------------------------------
@@ -199,6 +238,8 @@ class SevenWondersEngine(Engine):
                                     "stage, or discard it.")
             if self.ready_to_resolve(state):
                 raise IllegalAction("Every pick is in; the turn is being revealed.")
+            if choosing_for_free_city(state, seat):
+                return _free_city_pick(state, action)
             cid = action.get("card")
             if not isinstance(cid, str) or cid not in state["hands"][seat]:
                 raise IllegalAction("That card is not in your hand.")
@@ -208,6 +249,9 @@ class SevenWondersEngine(Engine):
             new = dict(state)
             new["picks"] = list(state["picks"])
             new["picks"][seat] = copy.deepcopy(listed)
+            if is_two_player(state) and seat == controller(state):
+                # A new own card may be the one chosen for the Free City: choose that again.
+                new["free_city"] = {**state["free_city"], "pick": None}
             return new
         if seat not in self.active_seats(state):
             raise IllegalAction(f"It is not seat {seat}'s turn to act.")
@@ -228,23 +272,29 @@ class SevenWondersEngine(Engine):
             return new
         if phase == "seventh":
             new["events"] = []
-            _carry_out(new, seat, action, new["events"], seventh=True)
+            city = new["seventh"][0]
+            _carry_out(new, city, action, new["events"], seventh=True)
             new["seventh"].pop(0)
             self._advance(new)
             return new
         # discard_build
         cid = action["card"]
+        city = new["pending_builds"][0]
         new["discard"].remove(cid)
-        player = new["players"][seat]
+        player = new["players"][city]
         player["built"].append(cid)
-        player["coins"] += immediate_coins(new["players"], seat, CARDS[cid]["effect"])
-        new["events"] = [{"kind": "discard_build", "seat": seat, "card": cid}]
+        player["coins"] += immediate_coins(new["players"], city, CARDS[cid]["effect"])
+        new["events"] = [{"kind": "discard_build", "seat": city, "card": cid}]
         new["pending_builds"].pop(0)
         self._advance(new)
         return new
 
     def ready_to_resolve(self, state: State) -> bool:
-        return state["phase"] == "pick" and all(pick is not None for pick in state["picks"])
+        return (
+            state["phase"] == "pick"
+            and all(pick is not None for pick in state["picks"])
+            and (not is_two_player(state) or state["free_city"]["pick"] is not None)
+        )
 
     def resolve(self, state: State) -> State:
         if not self.ready_to_resolve(state):
@@ -252,16 +302,22 @@ class SevenWondersEngine(Engine):
         new = copy_state(state)
         players = new["players"]
         count = new["num_players"]
-        incoming = [0] * count
+        incoming = [0] * len(players)
         gains: list[tuple[int, dict[str, Any]]] = []
         events: list[dict[str, Any]] = []
+        two_player = is_two_player(new)
+        if two_player:
+            # The Free City's card is revealed first; it comes from its controller's hand.
+            _pay_and_place(new, FREE_CITY, new["free_city"]["pick"], incoming, gains, events,
+                           hand=new["hands"][controller(new)])
+            new["free_city"] = {**new["free_city"], "pick": None}
         for seat in range(count):
             action = new["picks"][seat]
             _pay_and_place(new, seat, action, incoming, gains, events)
         # Coins from neighbours and immediate effects arrive after every card is placed, so
         # nothing earned this turn paid for anything this turn, and same-turn cards are counted.
-        for seat in range(count):
-            players[seat]["coins"] += incoming[seat]
+        for city, coins in enumerate(incoming):
+            players[city]["coins"] += coins
         for seat, effect in gains:
             players[seat]["coins"] += immediate_coins(players, seat, effect)
         new["picks"] = [None] * count
@@ -274,6 +330,13 @@ class SevenWondersEngine(Engine):
                     new["discard"].extend(hand)
                     new["hands"][seat] = []
                     events.append({"kind": "last_card_discarded", "seat": seat})
+            if two_player and new["free_city"]["pile"]:
+                if has_special(players[FREE_CITY], "play_seventh_card"):
+                    new["seventh"].append(FREE_CITY)
+                else:
+                    new["discard"].extend(new["free_city"]["pile"])
+                    new["free_city"] = {**new["free_city"], "pile": []}
+                    events.append({"kind": "last_card_discarded", "seat": FREE_CITY})
         new["events"] = events
         self._advance(new)
         return new
@@ -298,6 +361,7 @@ class SevenWondersEngine(Engine):
                 state["hands"][seat] = []
         count = state["num_players"]
         if state["turn"] < 6:
+            # With two players both directions are the other seat: the hands cross the Border.
             hands = state["hands"]
             passed: list[list[str]] = [[] for _ in range(count)]
             for seat in range(count):
@@ -306,6 +370,8 @@ class SevenWondersEngine(Engine):
             state["hands"] = passed
             state["turn"] += 1
             state["phase"] = "pick"
+            if is_two_player(state):
+                draw_for_controller(state)
             return
         self._military(state)
         if state["age"] == 3:
@@ -319,7 +385,7 @@ class SevenWondersEngine(Engine):
 
     def _military(self, state: State) -> None:
         players = state["players"]
-        count = state["num_players"]
+        count = len(players)  # every city, the Free City too
         strength = [shields(player) for player in players]
         victory = VICTORY_POINTS[state["age"]]
         record = {"age": state["age"], "shields": strength, "tokens": []}
@@ -370,13 +436,22 @@ class SevenWondersEngine(Engine):
         return state["phase"] == "over"
 
     def result(self, state: State) -> dict[str, Any]:
-        outcome = final_result(state["players"])
-        return {
-            "scores": outcome["scores"],
-            "breakdown": outcome["breakdown"],
+        count = state["num_players"]
+        outcome = final_result(state["players"], ranked=count)
+        result = {
+            "scores": outcome["scores"][:count],
+            "breakdown": outcome["breakdown"][:count],
             "winners": outcome["winners"],
-            "copied_guilds": outcome["copied_guilds"],
+            "copied_guilds": outcome["copied_guilds"][:count],
         }
+        if is_two_player(state):
+            # Scored for the record; only the two players are ranked (reference 19.6).
+            result["free_city"] = {
+                "score": outcome["scores"][FREE_CITY],
+                "breakdown": outcome["breakdown"][FREE_CITY],
+                "copied_guild": outcome["copied_guilds"][FREE_CITY],
+            }
+        return result
 
 
 def copy_state(state: State) -> State:
@@ -394,6 +469,8 @@ def copy_state(state: State) -> State:
     new["decks"] = dict(state["decks"])
     for key in ("discard", "seventh", "pending_builds", "events", "conflicts"):
         new[key] = list(state[key])
+    if "free_city" in state:
+        new["free_city"] = {**state["free_city"], "pile": list(state["free_city"]["pile"])}
     return new
 
 
@@ -410,12 +487,15 @@ def _pay_and_place(
     incoming: list[int],
     gains: list[tuple[int, dict[str, Any]]],
     events: list[dict[str, Any]],
+    hand: list[str] | None = None,
 ) -> None:
+    """City `seat` carries out `action` with a card taken from `hand` (its own hand unless
+    given: the Free City's card comes from its controller's hand or its pile)."""
     players = state["players"]
-    count = state["num_players"]
+    count = len(players)
     player = players[seat]
     cid = action["card"]
-    state["hands"][seat].remove(cid)
+    (state["hands"][seat] if hand is None else hand).remove(cid)
     pay = action.get("pay", {})
     to_left = pay.get("left", 0)
     to_right = pay.get("right", 0)
@@ -453,16 +533,46 @@ def _carry_out(
     state: State, seat: int, action: dict[str, Any], events: list[dict[str, Any]], *,
     seventh: bool = False,
 ) -> None:
-    """One seat's action on its own (Babylon's seventh card): pay, place, collect."""
-    incoming = [0] * state["num_players"]
+    """One city's action on its own (Babylon's seventh card): pay, place, collect."""
+    incoming = [0] * len(state["players"])
     gains: list[tuple[int, dict[str, Any]]] = []
-    _pay_and_place(state, seat, action, incoming, gains, events)
+    hand = state["free_city"]["pile"] if seat >= state["num_players"] else None
+    _pay_and_place(state, seat, action, incoming, gains, events, hand=hand)
     if seventh:
         events[-1]["seventh"] = True
     for other, coins in enumerate(incoming):
         state["players"][other]["coins"] += coins
     for who, effect in gains:
         state["players"][who]["coins"] += immediate_coins(state["players"], who, effect)
+
+
+def _free_city_pick(state: State, action: dict[str, Any]) -> State:
+    """The controller's second pick of the turn: the Free City's card, from its hand less the
+    card it chose for itself."""
+    cid = action.get("card")
+    if action.get("free_city") is not True:
+        raise IllegalAction("Now choose the Free City's card: one of the cards left in your hand, "
+                            "marked for the Free City.")
+    if not isinstance(cid, str) or cid not in free_city_hand(state):
+        raise IllegalAction("That card is not among the cards you may give the Free City (your "
+                            "hand less the card you chose for your own city).")
+    listed = match_legal(action, free_city_pick_actions(state),
+                         partial(_why_not_free_city, state, action))
+    new = dict(state)
+    new["free_city"] = {**state["free_city"], "pick": copy.deepcopy(listed)}
+    return new
+
+
+def _why_not_free_city(state: State, action: dict[str, Any]) -> str:
+    cid = action["card"]
+    name = CARD_NAME.get(cid, cid)
+    legal = card_actions(state, FREE_CITY, cid, free_city=True)
+    if any(a.get("free") == "chain" for a in legal):
+        return f"The Free City can build {name} free by chain, so it must build it that way."
+    if action.get("type") == "discard" and not any(a["type"] == "discard" for a in legal):
+        return (f"The Free City may discard {name} only if it can neither build it nor use it "
+                "for its next wonder stage.")
+    return f"That is not a way for the Free City to use {name} now: choose a listed action."
 
 
 def _why_not(state: State, seat: int, action: dict[str, Any]) -> str:

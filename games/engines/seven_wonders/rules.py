@@ -177,11 +177,14 @@ def payment_plans(
     right_groups: tuple[tuple[int, ...], ...],
     price_left: tuple[int, ...],
     price_right: tuple[int, ...],
+    cheapest: bool = True,
 ) -> tuple[tuple[int, int, tuple[int, ...], tuple[int, ...]], ...]:
     """The distinct cheapest ways to cover `need`: (coins to left, coins to right, units bought
     from the left, units bought from the right). Own production is used as far as it goes (only
     the missing units are bought); plans whose coins to both sides are no better than another
-    plan's are dropped, and one canonical plan is kept per (left, right) price pair."""
+    plan's are dropped, and one canonical plan is kept per (left, right) price pair. With
+    `cheapest=False` (the two-player Free City, whose controller picks the seller regardless of
+    price) no plan is dropped for its price: one per (left, right) price pair."""
     remaining = _subtract(need, own_fixed)
     if not any(remaining):
         return ((0, 0, ZERO, ZERO),)
@@ -210,7 +213,7 @@ def payment_plans(
             and (other_left, other_right) != (left_coins, right_coins)
             for other_left, other_right in by_price
         )
-        if not dominated:
+        if not dominated or not cheapest:
             plans.append((left_coins, right_coins, left_part, right_part))
     plans.sort(key=lambda plan: (plan[0] + plan[1], plan[0], plan[1]))
     return tuple(plans)
@@ -224,8 +227,11 @@ def right_of(seat: int, num_players: int) -> int:
     return (seat - 1) % num_players
 
 
-def plans_for(state: dict[str, Any], seat: int, need: tuple[int, ...]) -> list[tuple]:
-    """Payment plans for `need` by `seat` against the current cities (see payment_plans)."""
+def plans_for(
+    state: dict[str, Any], seat: int, need: tuple[int, ...], cheapest: bool = True
+) -> list[tuple]:
+    """Payment plans for `need` by city `seat` against the current cities (see
+    payment_plans)."""
     players = state["players"]
     count = len(players)
     own = production(players[seat])
@@ -242,6 +248,7 @@ def plans_for(state: dict[str, Any], seat: int, need: tuple[int, ...]) -> list[t
             right["sell_groups"],
             own["price_left"],
             own["price_right"],
+            cheapest,
         )
     )
 
@@ -276,23 +283,35 @@ def _action_with_plan(base: dict[str, Any], plan: tuple) -> dict[str, Any]:
     return action
 
 
-def card_actions(state: dict[str, Any], seat: int, cid: str) -> list[dict[str, Any]]:
-    """Every legal action with card `cid` (held by `seat`): build / wonder stage / discard, with
-    each distinct cheapest payment."""
+def card_actions(
+    state: dict[str, Any], seat: int, cid: str, *, free_city: bool = False
+) -> list[dict[str, Any]]:
+    """Every legal action with card `cid` for city `seat`: build / wonder stage / discard, with
+    each distinct cheapest payment.
+
+    With `free_city` (the two-player variant's Free City, city index 2, played by the seat that
+    controls it) every action is marked `"free_city": true` and the Free City's own limits hold:
+    a card it can build free by chain must be built that way; it may buy from either neighbour
+    regardless of price; it may discard only a card it can neither build nor use for its next
+    wonder stage."""
     player = state["players"][seat]
     coins = player["coins"]
     actions: list[dict[str, Any]] = []
+    marker = {"free_city": True} if free_city else {}
+    cheapest = not free_city
     card = CARDS[cid]
     if card["name"] not in city_names(player):
-        base = {"type": "build", "card": cid}
+        base = {"type": "build", "card": cid, **marker}
         if CARD_CHAIN[cid] and CARD_CHAIN[cid] & city_names(player):
             actions.append({**base, "free": "chain"})
+            if free_city:
+                return actions
         else:
             bank = card["coins"]
             need = CARD_COST[cid]
             free_payment = False
             if any(need):
-                for plan in plans_for(state, seat, need):
+                for plan in plans_for(state, seat, need, cheapest):
                     total = bank + plan[0] + plan[1]
                     if total <= coins:
                         actions.append(_action_with_plan(base, plan))
@@ -305,11 +324,12 @@ def card_actions(state: dict[str, Any], seat: int, cid: str) -> list[dict[str, A
     stages = STAGE_COST[(player["wonder"], player["side"])]
     built_stages = len(player["stage_cards"])
     if built_stages < len(stages):
-        base = {"type": "wonder", "card": cid}
-        for plan in plans_for(state, seat, stages[built_stages]):
+        base = {"type": "wonder", "card": cid, **marker}
+        for plan in plans_for(state, seat, stages[built_stages], cheapest):
             if plan[0] + plan[1] <= coins:
                 actions.append(_action_with_plan(base, plan))
-    actions.append({"type": "discard", "card": cid})
+    if not (free_city and actions):
+        actions.append({"type": "discard", "card": cid, **marker})
     return actions
 
 

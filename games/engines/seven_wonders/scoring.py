@@ -98,7 +98,9 @@ def score_seat(players: list[dict[str, Any]], seat: int) -> tuple[dict[str, int]
     return best, best_copy
 
 
-def final_result(players: list[dict[str, Any]]) -> dict[str, Any]:
+def final_result(players: list[dict[str, Any]], ranked: int | None = None) -> dict[str, Any]:
+    """Every city's score; the winners among the first `ranked` cities (default all: the
+    two-player Free City is scored but never ranked)."""
     breakdown = []
     copies = []
     for seat in range(len(players)):
@@ -106,8 +108,9 @@ def final_result(players: list[dict[str, Any]]) -> dict[str, Any]:
         breakdown.append({category: scores[category] for category in CATEGORIES})
         copies.append(copied)
     totals = [sum(row.values()) for row in breakdown]
-    top = max(totals)
-    tied = [seat for seat, total in enumerate(totals) if total == top]
+    contenders = totals[: len(players) if ranked is None else ranked]
+    top = max(contenders)
+    tied = [seat for seat, total in enumerate(contenders) if total == top]
     richest = max(players[seat]["coins"] for seat in tied)
     winners = [seat for seat in tied if players[seat]["coins"] == richest]
     return {"scores": totals, "breakdown": breakdown, "winners": winners, "copied_guilds": copies}

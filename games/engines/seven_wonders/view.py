@@ -1,13 +1,16 @@
 """What each seat may see of a 7 Wonders game, and the sentences for the log.
 
 Hidden: other seats' hands and pending picks, the deck order and unused guilds, the cards under
-wonder stages, and the discard pile (shown only to Halicarnassus while it chooses from it)."""
+wonder stages, and the discard pile (shown only to Halicarnassus while it chooses from it). With
+two players also the Free City's pile and pick: the card the controller draws joins its hand,
+which only it sees, and the Free City's pick is seen only by the seat that made it."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from .data import CARDS, WONDERS
+from .free_city import FREE_CITY, controller, is_free_city, is_two_player, label
 from .rules import (
     AGE_NAMES,
     CARD_COLOR,
@@ -94,13 +97,17 @@ def _coins(n: int) -> str:
     return f"{n} coin{'s' if n != 1 else ''}"
 
 
-def payment_text(action: dict[str, Any], bank: int = 0) -> str:
+def payment_text(action: dict[str, Any], bank: int = 0,
+                 sellers: dict[str, str] | None = None) -> str:
+    """The payment in words; `sellers` names the neighbours (two-player games: "Seat 1", "the
+    Free City") instead of "the left" / "the right"."""
     parts = []
     for side in ("left", "right"):
         paid = action.get("pay", {}).get(side)
         if paid:
             bought = resources_text(action["buy"][side])
-            parts.append(f"{_coins(paid)} to the {side} for {bought}")
+            seller = sellers[side] if sellers else f"the {side}"
+            parts.append(f"{_coins(paid)} to {seller} for {bought}")
     if bank:
         parts.append(f"{_coins(bank)} to the bank")
     if not parts:
@@ -108,7 +115,22 @@ def payment_text(action: dict[str, Any], bank: int = 0) -> str:
     return "pay " + " and ".join(parts)
 
 
+def _sellers(state: dict[str, Any], city: int) -> dict[str, str] | None:
+    if not is_two_player(state):
+        return None
+    count = len(state["players"])
+    return {"left": label(state, left_of(city, count)),
+            "right": label(state, right_of(city, count))}
+
+
 def own_action_text(state: dict[str, Any], seat: int, action: dict[str, Any]) -> str:
+    """The action as the seat that takes it reads it (a Free City action says so)."""
+    if is_two_player(state) and action.get("free_city") is True:
+        return "For the Free City: " + _city_action_text(state, FREE_CITY, action)
+    return _city_action_text(state, seat, action)
+
+
+def _city_action_text(state: dict[str, Any], seat: int, action: dict[str, Any]) -> str:
     kind = action.get("type")
     cid = action.get("card")
     if kind == "choose_wonder":
@@ -129,14 +151,14 @@ def own_action_text(state: dict[str, Any], seat: int, action: dict[str, Any]) ->
             return f"Build {name}: free by chain from {owned[0] if owned else 'an earlier card'}"
         if action.get("free") == "olympia":
             return f"Build {name}: free with Olympia's once-per-Age power"
-        paying = payment_text(action, CARDS[cid]["coins"])
+        paying = payment_text(action, CARDS[cid]["coins"], _sellers(state, seat))
         if paying:
             return f"Build {name}: {paying}"
         return f"Build {name}" + (": own resources" if CARDS[cid]["cost"] else ": free")
     if kind == "wonder":
         player = state["players"][seat]
         stage = len(player["stage_cards"]) + 1
-        paying = payment_text(action)
+        paying = payment_text(action, sellers=_sellers(state, seat))
         return f"Build wonder stage {stage} with {name}: {paying or 'own resources'}"
     return "An unknown action"
 
@@ -147,14 +169,16 @@ def describe_action(
     if not isinstance(action, dict):
         return "An unknown action"
     phase = state["phase"]
+    for_free_city = is_two_player(state) and action.get("free_city") is True
     if phase == "pick" and viewer != seat:
-        return f"Seat {seat} chose a card."
+        return f"Seat {seat} chose a card{' for the Free City' if for_free_city else ''}."
     text = own_action_text(state, seat, action)
     if phase == "seventh":
+        who = f"Seat {seat} (for the Free City)" if for_free_city else f"Seat {seat}"
         if viewer != seat and action.get("type") == "wonder":
-            return f"Seat {seat} used the last card of the Age for a wonder stage."
+            return f"{who} used the last card of the Age for a wonder stage."
         if viewer != seat and action.get("type") == "discard":
-            return f"Seat {seat} discarded the last card of the Age for 3 coins."
+            return f"{who} discarded the last card of the Age for 3 coins."
         return "Last card of the Age (Babylon): " + text
     if viewer != seat:
         return f"Seat {seat}: {text}"
@@ -163,24 +187,28 @@ def describe_action(
 
 def describe_resolution(state: dict[str, Any], viewer: int | None = None) -> str:
     parts = []
-    for seat, action in enumerate(state["picks"]):
+    picks = list(enumerate(state["picks"]))
+    if is_two_player(state):
+        picks.insert(0, (FREE_CITY, state["free_city"]["pick"]))  # revealed first
+    for seat, action in picks:
         if not action:
             continue
+        who = "the Free City" if is_free_city(state, seat) else f"seat {seat}"
         kind = action["type"]
         if kind == "build":
-            parts.append(f"seat {seat} built {CARD_NAME[action['card']]}")
+            parts.append(f"{who} built {CARD_NAME[action['card']]}")
         elif kind == "wonder":
             stage = len(state["players"][seat]["stage_cards"]) + 1
-            parts.append(f"seat {seat} built wonder stage {stage}")
+            parts.append(f"{who} built wonder stage {stage}")
         else:
-            parts.append(f"seat {seat} discarded a card")
+            parts.append(f"{who} discarded a card")
     head = f"Age {AGE_NAMES[state['age']]}, turn {state['turn']}"
     return f"{head}: " + "; ".join(parts) + "."
 
 
 def _player_public(state: dict[str, Any], seat: int) -> dict[str, Any]:
     player = state["players"][seat]
-    count = state["num_players"]
+    count = len(state["players"])  # cities: with two players the Free City is a neighbour
     if player["wonder"] is None or player["side"] is None:
         # Still choosing at set-up: only what was dealt so far.
         dealt = WONDERS[player["wonder"]] if player["wonder"] else None
@@ -209,7 +237,12 @@ def _player_public(state: dict[str, Any], seat: int) -> dict[str, Any]:
         cards[CARD_COLOR[cid]].append({"id": cid, "name": CARD_NAME[cid],
                                        "effect": effect_text(CARDS[cid]["effect"])})
     scores, _ = score_seat(state["players"], seat)
-    picked = state["phase"] == "pick" and state["picks"][seat] is not None
+    if is_free_city(state, seat):
+        picked = state["phase"] == "pick" and state["free_city"]["pick"] is not None
+        hand_size = 0
+    else:
+        picked = state["phase"] == "pick" and state["picks"][seat] is not None
+        hand_size = len(state["hands"][seat])
     return {
         "seat": seat,
         "left": left_of(seat, count),
@@ -243,7 +276,7 @@ def _player_public(state: dict[str, Any], seat: int) -> dict[str, Any]:
             "sellable_choices": [[RESOURCES[i] for i in group] for group in made["sell_groups"]],
         },
         "free_build_available": olympia_free_available(player, state["age"]),
-        "hand_size": len(state["hands"][seat]),
+        "hand_size": hand_size,
         "has_picked": picked,
         "score_so_far": scores,
         "points_so_far": sum(scores.values()),
@@ -251,11 +284,19 @@ def _player_public(state: dict[str, Any], seat: int) -> dict[str, Any]:
 
 
 def _event_text(state: dict[str, Any], event: dict[str, Any], viewer: int | None) -> str:
+    text = _seat_event_text(state, event, viewer)
+    if is_free_city(state, event["seat"]):
+        return text.replace(f"Seat {event['seat']} ", "The Free City ", 1)
+    return text
+
+
+def _seat_event_text(state: dict[str, Any], event: dict[str, Any], viewer: int | None) -> str:
     seat = event["seat"]
     kind = event["kind"]
     mine = viewer == seat
     pay = event.get("pay", {})
-    paid = " and ".join(f"{_coins(n)} to the {side}" for side, n in pay.items() if n)
+    sellers = _sellers(state, seat) or {"left": "the left", "right": "the right"}
+    paid = " and ".join(f"{_coins(n)} to {sellers[side]}" for side, n in pay.items() if n)
     paid = f" (paid {paid})" if paid else ""
     if kind == "build":
         how = {"chain": " free by chain", "olympia": " free (Olympia)"}.get(event.get("free"), "")
@@ -290,44 +331,56 @@ def _role(viewer: int | None, seat: int, count: int) -> str:
     return ""
 
 
+def _result_view(state: dict[str, Any]) -> dict[str, Any]:
+    count = state["num_players"]
+    outcome = final_result(state["players"], ranked=count)
+
+    def row(index: int) -> dict[str, Any]:
+        copied = outcome["copied_guilds"][index]
+        return {
+            "seat": index,
+            "breakdown": outcome["breakdown"][index],
+            "total": outcome["scores"][index],
+            "coins": state["players"][index]["coins"],
+            "copied_guild": CARD_NAME[copied] if copied else None,
+            "winner": index in outcome["winners"],
+        }
+
+    result = {
+        "scores": outcome["scores"][:count],
+        "winners": outcome["winners"],
+        "categories": list(CATEGORIES),
+        "rows": [row(index) for index in range(count)],
+    }
+    if is_two_player(state):
+        # Shown for the record, never ranked (reference 19.6).
+        result["free_city"] = {**row(FREE_CITY), "seat": None, "winner": False}
+    return result
+
+
 def build_view(engine: Any, state: dict[str, Any], seat: int | None) -> dict[str, Any]:
     count = state["num_players"]
+    cities = len(state["players"])
+    two_player = is_two_player(state)
     if not (isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < count):
         seat = None
     phase = state["phase"]
     active = engine.active_seats(state)
-    result = None
-    if phase == "over":
-        outcome = final_result(state["players"])
-        result = {
-            "scores": outcome["scores"],
-            "winners": outcome["winners"],
-            "categories": list(CATEGORIES),
-            "rows": [
-                {
-                    "seat": index,
-                    "breakdown": outcome["breakdown"][index],
-                    "total": outcome["scores"][index],
-                    "coins": state["players"][index]["coins"],
-                    "copied_guild": CARD_NAME[outcome["copied_guilds"][index]]
-                    if outcome["copied_guilds"][index] else None,
-                    "winner": index in outcome["winners"],
-                }
-                for index in range(count)
-            ],
-        }
+    result = _result_view(state) if phase == "over" else None
+    # With two players the hands swap over the Border card every turn.
+    direction = "across" if two_player else "right" if state["age"] == 2 else "left"
     data: dict[str, Any] = {
         "game": "seven_wonders",
         "phase": phase,
         "age": state["age"],
         "age_name": AGE_NAMES[state["age"]],
         "turn": state["turn"],
-        "direction": "right" if state["age"] == 2 else "left",
+        "direction": direction,
         "num_players": count,
         "active_seats": active,
         "waiting_for": len(active) if phase == "pick" else (1 if active else 0),
         "players": [
-            {**_player_public(state, index), "role": _role(seat, index, count)}
+            {**_player_public(state, index), "role": _role(seat, index, cities)}
             for index in range(count)
         ],
         "discard_count": len(state["discard"]),
@@ -337,9 +390,19 @@ def build_view(engine: Any, state: dict[str, Any], seat: int | None) -> dict[str
         "result": result,
         "you": None,
     }
+    in_play = phase not in ("setup", "over")
+    if two_player:
+        data["free_city"] = {
+            **_player_public(state, FREE_CITY),
+            "seat": None,
+            "name": "Free City",
+            "role": _role(seat, FREE_CITY, cities) or "free_city",
+            "controller": controller(state) if in_play else None,
+            "pile_size": len(state["free_city"]["pile"]),
+        }
     if seat is not None:
-        you: dict[str, Any] = {"seat": seat, "left": left_of(seat, count),
-                               "right": right_of(seat, count), "hand": [], "pick": None,
+        you: dict[str, Any] = {"seat": seat, "left": left_of(seat, cities),
+                               "right": right_of(seat, cities), "hand": [], "pick": None,
                                "pick_text": None, "discard": None}
         if phase != "setup":
             legal = engine.legal_actions(state, seat)
@@ -358,5 +421,13 @@ def build_view(engine: Any, state: dict[str, Any], seat: int | None) -> dict[str
             you["pick_text"] = own_action_text(state, seat, pick)
         if phase == "discard_build" and active == [seat]:
             you["discard"] = [card_info(cid) for cid in sorted(state["discard"])]
+        if two_player:
+            controls = in_play and controller(state) == seat
+            you["controls_free_city"] = controls
+            # The Free City's pick is a secret of the seat that made it, like its own pick.
+            city_pick = state["free_city"]["pick"] if controls and phase == "pick" else None
+            you["free_city_pick"] = city_pick
+            you["free_city_pick_text"] = (
+                own_action_text(state, seat, city_pick) if city_pick else None)
         data["you"] = you
     return data

@@ -81,7 +81,7 @@ def test_sides_options():
 
 @pytest.mark.parametrize(
     ("num_players", "options"),
-    [(2, None), (8, None), (4, {"sides": "C"}), (4, {"wonders": "mine"}), (4, {"x": 1}),
+    [(1, None), (8, None), (4, {"sides": "C"}), (4, {"wonders": "mine"}), (4, {"x": 1}),
      ("4", None)],
 )
 def test_invalid_options(num_players, options):
