@@ -177,14 +177,15 @@ def payment_plans(
     right_groups: tuple[tuple[int, ...], ...],
     price_left: tuple[int, ...],
     price_right: tuple[int, ...],
-    cheapest: bool = True,
 ) -> tuple[tuple[int, int, tuple[int, ...], tuple[int, ...]], ...]:
     """The distinct cheapest ways to cover `need`: (coins to left, coins to right, units bought
     from the left, units bought from the right). Own production is used as far as it goes (only
     the missing units are bought); plans whose coins to both sides are no better than another
-    plan's are dropped, and one canonical plan is kept per (left, right) price pair. With
-    `cheapest=False` (the two-player Free City, whose controller picks the seller regardless of
-    price) no plan is dropped for its price: one per (left, right) price pair."""
+    plan's are dropped, and one canonical plan is kept per (left, right) price pair.
+
+    Every choice of seller stays listed, the dearer one too (2 coins to the right beside 1 to
+    the left), as the two-player Free City's rule "the controller chooses the seller regardless
+    of price" needs: a plan is dropped only if another costs no more on both sides."""
     remaining = _subtract(need, own_fixed)
     if not any(remaining):
         return ((0, 0, ZERO, ZERO),)
@@ -213,7 +214,7 @@ def payment_plans(
             and (other_left, other_right) != (left_coins, right_coins)
             for other_left, other_right in by_price
         )
-        if not dominated or not cheapest:
+        if not dominated:
             plans.append((left_coins, right_coins, left_part, right_part))
     plans.sort(key=lambda plan: (plan[0] + plan[1], plan[0], plan[1]))
     return tuple(plans)
@@ -227,9 +228,7 @@ def right_of(seat: int, num_players: int) -> int:
     return (seat - 1) % num_players
 
 
-def plans_for(
-    state: dict[str, Any], seat: int, need: tuple[int, ...], cheapest: bool = True
-) -> list[tuple]:
+def plans_for(state: dict[str, Any], seat: int, need: tuple[int, ...]) -> list[tuple]:
     """Payment plans for `need` by city `seat` against the current cities (see
     payment_plans)."""
     players = state["players"]
@@ -248,7 +247,6 @@ def plans_for(
             right["sell_groups"],
             own["price_left"],
             own["price_right"],
-            cheapest,
         )
     )
 
@@ -291,14 +289,13 @@ def card_actions(
 
     With `free_city` (the two-player variant's Free City, city index 2, played by the seat that
     controls it) every action is marked `"free_city": true` and the Free City's own limits hold:
-    a card it can build free by chain must be built that way; it may buy from either neighbour
-    regardless of price; it may discard only a card it can neither build nor use for its next
-    wonder stage."""
+    a card it can build free by chain must be built that way; it may discard only a card it can
+    neither build nor use for its next wonder stage. (Buying from either neighbour regardless of
+    price needs nothing special: see payment_plans.)"""
     player = state["players"][seat]
     coins = player["coins"]
     actions: list[dict[str, Any]] = []
     marker = {"free_city": True} if free_city else {}
-    cheapest = not free_city
     card = CARDS[cid]
     if card["name"] not in city_names(player):
         base = {"type": "build", "card": cid, **marker}
@@ -311,7 +308,7 @@ def card_actions(
             need = CARD_COST[cid]
             free_payment = False
             if any(need):
-                for plan in plans_for(state, seat, need, cheapest):
+                for plan in plans_for(state, seat, need):
                     total = bank + plan[0] + plan[1]
                     if total <= coins:
                         actions.append(_action_with_plan(base, plan))
@@ -325,7 +322,7 @@ def card_actions(
     built_stages = len(player["stage_cards"])
     if built_stages < len(stages):
         base = {"type": "wonder", "card": cid, **marker}
-        for plan in plans_for(state, seat, stages[built_stages], cheapest):
+        for plan in plans_for(state, seat, stages[built_stages]):
             if plan[0] + plan[1] <= coins:
                 actions.append(_action_with_plan(base, plan))
     if not (free_city and actions):

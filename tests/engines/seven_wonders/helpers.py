@@ -24,13 +24,15 @@ def game(
     sides: list[str] | str = "A",
     seed: str = "test-seed",
 ) -> dict[str, Any]:
-    """A new game in Age I turn 1 with the given boards (default: Giza, Rhodes, Ephesus...)."""
+    """A new game in Age I turn 1 with the given boards (default: Giza, Rhodes, Ephesus...);
+    with two players the third board is the Free City's."""
     state = engine.new_game(num_players, seed)
     state = copy.deepcopy(state)
+    cities = len(state["players"])
     default = ["giza", "rhodes", "ephesus", "babylon", "olympia", "halicarnassus", "alexandria"]
-    wonders = wonders or default[:num_players]
+    wonders = wonders or default[:cities]
     if isinstance(sides, str):
-        sides = [sides] * num_players
+        sides = [sides] * cities
     for seat, player in enumerate(state["players"]):
         player["wonder"] = wonders[seat]
         player["side"] = sides[seat]
