@@ -223,7 +223,7 @@ def game_act(request, game_id):
     except GameError as error:
         messages.error(request, error.message)
     else:
-        messages.success(request, result.outcome["description"])
+        messages.success(request, with_names(result.outcome["description"], seat_names(game)))
     return redirect("games:detail", game_id=game.pk)
 
 

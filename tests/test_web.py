@@ -200,3 +200,46 @@ def test_the_game_page_names_players_in_the_log_boards_and_choices(client, slug)
         assert not seat_numbers, seat_numbers
         for other in users:
             assert other.public_name in html
+
+
+def test_seven_wonders_for_two_on_the_game_page(client):
+    """The two-player variant through the page: the Free City's city and who plays it, the
+    controller's second choice list (the Free City's card) after its own pick, names for seats."""
+    import re
+
+    from django.test import Client
+
+    from games import selectors
+    from tests.factories import started_game
+
+    game, users = started_game(2, engine="seven_wonders", seed="web-two-b")
+    by_seat = {selectors.seat_of(game, user).number: user for user in users}
+    controller, other = by_seat[0], by_seat[1]
+    page = logged_in(client, controller).get(reverse("games:detail", args=[game.pk]))
+    html = page.content.decode()
+    assert "Free City" in html and "You hold the Free City card" in html
+    assert f"{controller.public_name} plays the Free City this turn" in html
+    assert "For the Free City" not in html.split('id="your-move"')[1].split("</section>")[0]
+    # Buying ore from the other seat: the engine says "Seat 1", every page says the name.
+    legal = selectors.legal_actions_for(game, controller)
+    index = next(i for i, choice in enumerate(legal) if "Seat 1" in choice["description"])
+    with TestCase.captureOnCommitCallbacks(execute=True):
+        response = client.post(reverse("games:act", args=[game.pk]),
+                               {"version": game.version, "index": index}, follow=True)
+    html = response.content.decode()
+    moves = html.split('id="your-move"')[1].split("</section>")[0]
+    assert "For the Free City: " in moves
+    assert not re.findall(r"\b[Ss]eat \d\b", html)  # nor in the message saying what was played
+    game.refresh_from_db()
+    with TestCase.captureOnCommitCallbacks(execute=True):
+        client.post(reverse("games:act", args=[game.pk]), {"version": game.version, "index": 0})
+    game.refresh_from_db()
+    assert game.state["free_city"]["pick"] is not None
+    own_page = client.get(reverse("games:detail", args=[game.pk])).content.decode()
+    assert "The Free City's pick:" in own_page
+    other_page = logged_in(Client(), other).get(
+        reverse("games:detail", args=[game.pk])).content.decode()
+    assert "The Free City's pick:" not in other_page
+    assert f"{controller.public_name} chose a card for the Free City." in other_page
+    for html in (own_page, other_page):
+        assert not re.findall(r"\b[Ss]eat \d\b", html)

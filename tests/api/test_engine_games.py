@@ -81,11 +81,13 @@ def render_page(game_id: int, user, seed: str) -> None:
     assert seed not in page.content.decode()
 
 
-def play_through_api(slug: str, on_resolution_due=None) -> tuple[Game, int]:
-    """Plays `slug` to the end through the API; returns the finished game and the move count.
-    `on_resolution_due(game_id, version)` is called when the last secret pick of a turn is in."""
+def play_through_api(slug: str, on_resolution_due=None, count: int | None = None
+                     ) -> tuple[Game, int]:
+    """Plays `slug` to the end through the API (with `count` players, default players_for);
+    returns the finished game and the move count. `on_resolution_due(game_id, version)` is
+    called when the last secret pick of a turn is in."""
     engine = get_engine(slug)
-    count = players_for(engine)
+    count = count or players_for(engine)
     game_id, seat_client, seat_user = start_game(slug, count)
     seed = Game.objects.get(pk=game_id).seed
     chooser = random.Random(f"api-game-{slug}")
@@ -133,6 +135,23 @@ def test_a_whole_game_through_the_api(slug):
     """Celery runs in-process here: the resolution task runs as the move's transaction commits."""
     game, moves = play_through_api(slug)
     assert game.status == "finished" and moves > 0
+
+
+def test_seven_wonders_for_two_through_the_api():
+    """The two-player variant: the seat holding the Free City card is asked twice a turn (its
+    own card, then the Free City's), through the same endpoints; the result ranks two seats."""
+    game, moves = play_through_api("seven_wonders", count=2)
+    assert game.status == "finished" and game.num_players == 2
+    # 18 turns of three picks (the controller's two and the other seat's one), and any
+    # Halicarnassus or Babylon decision.
+    assert moves >= 18 * 3
+    assert "free_city" in game.result and set(game.result["winners"]) <= {0, 1}
+    city_picks = [a for a in game.actions.filter(kind="move")
+                  if a.payload.get("free_city") and a.payload["type"] != "discard_build"]
+    assert len(city_picks) >= 18
+    # Seat 0 holds the Free City card in turns 1, 3, 5 of each Age, seat 1 in turns 2, 4, 6.
+    assert sum(a.seat_number == 0 for a in city_picks) >= 9
+    assert sum(a.seat_number == 1 for a in city_picks) >= 9
 
 
 SIMULTANEOUS = [slug for slug, engine in ENGINES.items() if engine.simultaneous]

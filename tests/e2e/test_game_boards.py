@@ -23,6 +23,9 @@ from tests.factories import PASSWORD, UserFactory
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 SLUGS = [importlib.import_module(module).engine.slug for module in BUILTIN_ENGINE_MODULES]
+PLAYERS = {"seven_wonders": 3, "stone_age": 2, "caverna": 2}
+#: Each game at its usual player count, and 7 Wonders' two-player variant (the Free City).
+CASES = [(slug, PLAYERS.get(slug, 2)) for slug in SLUGS] + [("seven_wonders", 2)]
 #: Moves the player makes by tapping before the screenshot.
 TAPS = 12
 
@@ -38,9 +41,9 @@ def game_against_bots(slug: str, players: int) -> tuple[Game, object]:
     return game, human
 
 
-@pytest.mark.parametrize("slug", SLUGS)
-def test_a_game_is_playable_by_tapping_at_phone_size(slug, browser, live_server):  # noqa: F811
-    players = {"seven_wonders": 3, "stone_age": 2, "caverna": 2}.get(slug, 2)
+@pytest.mark.parametrize(("slug", "players"), CASES)
+def test_a_game_is_playable_by_tapping_at_phone_size(slug, players, browser,  # noqa: F811
+                                                     live_server):
     game, human = game_against_bots(slug, players)
     context = browser.new_context(viewport=PHONE, device_scale_factor=2, is_mobile=True,
                                   has_touch=True)
@@ -77,7 +80,8 @@ def test_a_game_is_playable_by_tapping_at_phone_size(slug, browser, live_server)
     assert taps == TAPS or game.status == "finished"
     assert page.locator(".board").count() == 1
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    shot = ARTIFACTS / f"board-{slug}-phone.png"
+    variant = "-two-players" if (slug, players) == ("seven_wonders", 2) else ""
+    shot = ARTIFACTS / f"board-{slug}{variant}-phone.png"
     page.screenshot(path=str(shot), full_page=True)
     assert shot.stat().st_size > 10_000
     assert csp_violations == [], csp_violations

@@ -76,9 +76,10 @@ def first_line_for(message, rng: random.Random, stats: dict) -> str:
     return str(rng.choice(sorted(choices)))
 
 
-def play_by_email(slug: str, seed: str) -> tuple[Game, dict]:
+def play_by_email(slug: str, seed: str, players: int | None = None) -> tuple[Game, dict]:
     rng = random.Random(seed)
-    game, users = started(slug, players_for(slug), seed=hashlib.sha256(seed.encode()).hexdigest())
+    game, users = started(slug, players or players_for(slug),
+                          seed=hashlib.sha256(seed.encode()).hexdigest())
     answered: set[str] = set()
     stats = {"moves": 0, "refused": 0, "narrowing": 0, "largest_list": 0, "answers": 0,
              "continued": 0, "older_played": 0}
@@ -178,3 +179,21 @@ def test_a_whole_game_by_email_alone(slug, settings):
           f"from emails the game had moved past, choices unchanged; {stats['continued']} "
           f"answers carried the next step's choices; longest list {stats['largest_list']}), "
           f"scores {game.result['scores']}; {elapsed:.1f}s")
+
+
+def test_seven_wonders_for_two_by_email_alone():
+    """The two-player variant by email: the seat holding the Free City card answers twice a
+    turn (its own card, then the Free City's, whose choices say "For the Free City")."""
+    game, stats = play_by_email("seven_wonders", seed="email-seven-wonders-two", players=2)
+    users = stats.pop("users")
+    assert game.status == "finished" and len(game.result["scores"]) == 2
+    assert "free_city" in game.result
+    moves = Action.objects.filter(game=game, kind="move")
+    assert not moves.exclude(source="email").exists()
+    assert moves.count() == stats["moves"] >= 18 * 3
+    assert sum(1 for move in moves if move.payload.get("free_city")) >= 18
+    assert game_replay_verify(game=game)
+    for user in users:
+        assert any(m.subject.endswith(" is over") for m in mails_to(user)[-3:])
+    # The Free City's choices were offered by email in words, to the seat controlling it.
+    assert any("For the Free City: " in m.body for user in users for m in mails_to(user))

@@ -105,6 +105,9 @@ def hidden_from(game: Game, seat_number: int) -> list[str]:
             if other != seat_number:
                 secrets += [CARD_NAME[card] for card in hand
                             if CARD_NAME[card] not in own | built]
+        # Two players: the Free City's face-down pile.
+        secrets += [CARD_NAME[card] for card in state.get("free_city", {}).get("pile", [])
+                    if CARD_NAME[card] not in own | built]
     return secrets
 
 
@@ -226,3 +229,35 @@ def test_the_confirmation_email_names_the_host_its_link_goes_to(client, settings
     hosts = set(re.findall(r"\b(?:127\.0\.0\.1|localhost|example\.com)(?::\d+)?\b",
                            message.body.replace("newcomer@example.com", "")))
     assert hosts == {"127.0.0.1:8101"}, message.body
+
+
+def test_seven_wonders_for_two_the_free_city_pick_is_asked_and_seen_by_its_controller_only():
+    game, users = started("seven_wonders", 2, seed="summaries-two")
+    game.refresh_from_db()
+    controller = next(user for user in users if play.seat_for(game, user).number == 0)
+    other = next(user for user in users if user != controller)
+    turn = turn_email(game, controller)
+    lines = check_lines(game, controller, turn, others=[])
+    assert any(line.startswith("You hold the Free City card") for line in lines)
+    assert any(line.startswith("Free City (your right), played by you this turn, 6 cards in "
+                               "its pile: ") for line in lines), lines
+    # Its own card first; the answer then lists the Free City's choices.
+    pipe(answer(last_mail_to(controller), "1"))
+    reply = last_answer_to(controller)
+    assert outcome_of(reply).startswith("applied"), reply.body
+    assert "For the Free City: " in reply.body
+    pipe(answer(last_mail_to(controller), "1"))
+    game.refresh_from_db()
+    city_pick = game.state["free_city"]["pick"]
+    assert city_pick is not None
+    from games.engines.seven_wonders.view import own_action_text
+
+    pick_text = own_action_text(game.state, 0, city_pick)
+    own_lines = section(last_answer_to(controller).body, "The game as you see it:")
+    assert f"The Free City's pick: {pick_text}" in own_lines
+    body = turn_email(game, other).body
+    other_lines = check_lines(game, other, turn_email(game, other), others=[])
+    assert pick_text not in body
+    free_city = next(line for line in other_lines if line.startswith("Free City"))
+    assert free_city.startswith(f"Free City (your left), played by {controller.public_name}")
+    assert free_city.endswith("has picked")

@@ -119,3 +119,32 @@ def test_final_score_table_in_rulebook_order():
     for score in engine.result(state)["scores"]:
         assert f"<strong>{score}</strong>" in html
     assert "(winner)" in html
+
+
+def test_two_player_board_shows_the_free_city_its_controller_and_picks_to_the_controller_only():
+    played = play_random_game(engine, 2, "template-two", chooser_seed=3, use_bot=0.5)
+    state = engine.new_game(2, "template-two")
+    for entry in played.log:
+        for viewer in (None, 0, 1):
+            html = render(state, viewer)
+            assert "Free City" in html and "Cities" in html
+            for cid in state["free_city"]["pile"]:
+                if all(cid not in player["built"] for player in state["players"]):
+                    assert CARDS[cid]["name"] not in html.split("<h3>Cities</h3>")[0]
+        state = (engine.resolve(state) if entry[0] == "resolve"
+                 else engine.apply(state, entry[1], entry[2]))
+    html = render(state, 0)
+    assert "Free City (not ranked)" in html and "Final scores" in html
+
+    state = engine.new_game(2, "template-two")
+    html = render(state, 0)
+    assert "hands swap across the Border" in html and "plays the Free City this turn" in html
+    assert "You hold the Free City card" in html
+    assert "You hold the Free City card" not in render(state, 1)
+    state = engine.apply(state, 0, {"type": "discard", "card": state["hands"][0][0]})
+    city_pick = engine.legal_actions(state, 0)[0]
+    html = render(state, 0)
+    assert "For the Free City: " in html  # the hand's options are now the Free City's
+    state = engine.apply(state, 0, city_pick)
+    assert "The Free City's pick:" in render(state, 0)
+    assert "The Free City's pick:" not in render(state, 1)
