@@ -181,3 +181,33 @@ def test_a_finished_or_aborted_game_is_never_swept():
     services.game_abort(game_id=game.pk)
     assert Game.objects.get(pk=game.pk).status == GameStatus.ABORTED
     assert sweep(T0 + DAY).timed_out_seats == 0
+
+
+def test_seven_wonders_for_two_times_out_both_picks_of_the_free_citys_controller_then_bots():
+    """The controller's turn is two decisions (its card, then the Free City's): one sweep plays
+    both as timeout moves and counts one timeout; after three the bots finish the game."""
+    game, _ = started(2, engine="seven_wonders", time_per_move=HOUR)
+    for turn in (1, 2, 3):
+        game.refresh_from_db()
+        assert game.state["turn"] == turn
+        now = seat(game, 0).deadline_at
+        assert now == seat(game, 1).deadline_at
+        before = game.version
+        assert sweep(now).timed_out_seats == 2
+        game.refresh_from_db()
+        controller = (turn - 1) % 2
+        moves = list(game.actions.filter(sequence__gt=before).order_by("sequence")[:4])
+        assert [m.kind for m in moves] == ["move"] * 3 + ["resolve"]
+        moves = moves[:3]
+        assert all(m.source == "timeout" for m in moves)
+        by_controller = [m for m in moves if m.seat_number == controller]
+        # Its own card first, then the Free City's.
+        assert [bool(m.payload.get("free_city")) for m in by_controller] == [False, True]
+        assert seat(game, 0).timeout_count == seat(game, 1).timeout_count == turn
+    # Three timeouts in a row each: both seats are bots, which played the game to its end.
+    game.refresh_from_db()
+    assert seat(game, 0).is_bot and seat(game, 1).is_bot
+    assert game.status == GameStatus.FINISHED and set(game.result["winners"]) <= {0, 1}
+    bot_moves = game.actions.filter(kind="move", source="bot")
+    assert any(m.payload.get("free_city") for m in bot_moves)
+    assert services.game_replay_verify(game=game)
