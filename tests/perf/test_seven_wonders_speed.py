@@ -1,11 +1,12 @@
-"""7 Wonders engine speed: full random 7-player games, legal_actions mid-game at 7 players, and
-one pick applied. Skipped unless pytest runs with --benchmark-enable (`make bench`)."""
+"""7 Wonders engine speed: full random 7-player and 2-player (Free City) games, legal_actions
+mid-game at 7 players, and one pick applied. Skipped unless pytest runs with --benchmark-enable
+(`make bench`)."""
 
 from __future__ import annotations
 
 from games.engines.seven_wonders import engine
 from tests.engines.conformance import play_random_game
-from tests.perf.engine_play import BENCHMARKS_ONLY, kit_games
+from tests.perf.engine_play import BENCHMARKS_ONLY, kit_games, random_game
 
 pytestmark = BENCHMARKS_ONLY
 
@@ -29,6 +30,21 @@ def _mid_game_state():
 def test_full_random_seven_player_game(benchmark):
     game = benchmark(kit_games(engine, 7))
     assert engine.is_over(game.final_state)
+
+
+def test_full_random_two_player_game_on_the_engine(benchmark):
+    """legal_actions / apply / resolve only (no describe, no JSON checks): games per second."""
+    counter = iter(range(10**9))
+    decisions = benchmark(lambda: random_game(engine, 2, f"bench-two-{next(counter)}", 0))
+    # 18 turns of three picks (the controller's own and the Free City's, the other seat's).
+    assert decisions >= 18 * 3
+
+
+def test_full_random_three_player_game_on_the_engine(benchmark):
+    """The same at 3 players, to compare side by side with the 2-player game."""
+    counter = iter(range(10**9))
+    decisions = benchmark(lambda: random_game(engine, 3, f"bench-three-{next(counter)}", 0))
+    assert decisions >= 18 * 3
 
 
 def test_legal_actions_mid_game_seven_players(benchmark):

@@ -1,6 +1,7 @@
 """Hypothesis properties over random play: every card is conserved (each dealt card ends in
-exactly one hand, city, wonder stage or the discard pile), coins never go negative, no city
-holds two buildings of one name, and the final scores are the breakdown sums."""
+exactly one hand, city, wonder stage, the discard pile or, with two players, the Free City's
+pile), coins never go negative, no city holds two buildings of one name, and the final scores
+are the breakdown sums; with two players the Free City is a city like the others."""
 
 from collections import Counter
 
@@ -19,6 +20,7 @@ def all_cards(state):
         cards.update(player["built"])
         cards.update(player["stage_cards"])
     cards.update(state["discard"])
+    cards.update(state.get("free_city", {}).get("pile", []))
     for deck in state["decks"].values():
         cards.update(deck)
     return cards
@@ -34,7 +36,7 @@ def check(state, total):
 
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
-    num_players=st.integers(3, 7),
+    num_players=st.integers(2, 7),
     seed=st.text(min_size=1, max_size=12),
     sides=st.sampled_from(["A", "B", "random"]),
     data=st.data(),
@@ -42,7 +44,9 @@ def check(state, total):
 def test_random_play_conserves_cards_and_coins(num_players, seed, sides, data):
     state = engine.new_game(num_players, seed, {"sides": sides})
     total = all_cards(state)
-    assert sum(total.values()) == 21 * num_players
+    cities = len(state["players"])  # with two players, three: the Free City's too
+    assert cities == (3 if num_players == 2 else num_players)
+    assert sum(total.values()) == 21 * cities
     steps = 0
     while not engine.is_over(state):
         steps += 1
@@ -63,6 +67,10 @@ def test_random_play_conserves_cards_and_coins(num_players, seed, sides, data):
         check(state, total)
     result = engine.result(state)
     assert result["scores"] == [sum(row.values()) for row in result["breakdown"]]
-    # 18 cards played per seat (more with Babylon B or Halicarnassus), rest discarded.
+    assert len(result["scores"]) == num_players
+    if "free_city" in result:
+        city = result["free_city"]
+        assert city["score"] == sum(city["breakdown"].values())
+    # 18 cards played per city (more with Babylon B or Halicarnassus), rest discarded.
     played = sum(len(p["built"]) + len(p["stage_cards"]) for p in state["players"])
-    assert played + len(state["discard"]) == 21 * num_players
+    assert played + len(state["discard"]) == 21 * cities
