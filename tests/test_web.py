@@ -56,7 +56,9 @@ def test_create_join_start_and_act(client, django_user_model):
     assert "Your move" in page and "bid 3" in page
     response = client.post(reverse("games:act", args=[game.pk]), {"version": 0, "index": 2},
                            follow=True)
-    assert "Seat" in response.content.decode() and "bid 3." in response.content.decode()
+    # The message saying what was played names the player, as the rest of the page does.
+    message = response.content.decode().split('class="message', 1)[1].split("</", 1)[0]
+    assert f"{alice.public_name} bid 3." in message and "Seat" not in message
     game.refresh_from_db()
     assert game.version == 1
 
