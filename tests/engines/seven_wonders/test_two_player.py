@@ -401,16 +401,18 @@ def test_19_6_olympia_b_free_city_copies_the_guild_that_scores_most_for_it():
 # ----- hidden information, time-outs, bots, replay --------------------------------------------
 
 
-def _scrambled(state: dict, viewer: int, rng: random.Random) -> dict:
-    """`state` with everything `viewer` may not see replaced: the other seat's hand and pick,
-    the Free City's pile (and its pick unless the viewer made it), the decks, the discard pile
-    (unless the viewer is building from it) and the seed."""
+def _scrambled(state: dict, viewer: int | None, rng: random.Random) -> dict:
+    """`state` with everything `viewer` (None: a spectator) may not see replaced: the other
+    seats' hands and picks, the Free City's pile (and its pick unless the viewer made it), the
+    decks, the discard pile (unless the viewer is building from it) and the seed."""
     pool = sorted({cid for deck in engine.new_game(2, "pool")["decks"].values() for cid in deck})
     new = copy.deepcopy(state)
-    other = 1 - viewer
-    new["hands"][other] = [rng.choice(pool) for _ in new["hands"][other]]
-    if new["picks"][other] is not None:
-        new["picks"][other] = {"type": "discard", "card": rng.choice(pool)}
+    for other in (0, 1):
+        if other == viewer:
+            continue
+        new["hands"][other] = [rng.choice(pool) for _ in new["hands"][other]]
+        if new["picks"][other] is not None:
+            new["picks"][other] = {"type": "discard", "card": rng.choice(pool)}
     new["free_city"]["pile"] = [rng.choice(pool) for _ in new["free_city"]["pile"]]
     in_play = new["phase"] not in ("setup", "over")
     if new["free_city"]["pick"] is not None and not (in_play and controller(new) == viewer):
@@ -431,7 +433,7 @@ def test_a_two_player_view_never_shows_the_other_hand_nor_the_free_city_hand(ind
     state = engine.new_game(2, played.seed, played.options or None)
     checked = 0
     for entry in played.log:
-        for viewer in (0, 1):
+        for viewer in (None, 0, 1):
             scrambled = _scrambled(state, viewer, rng)
             assert engine.view(scrambled, viewer) == engine.view(state, viewer)
             checked += 1
