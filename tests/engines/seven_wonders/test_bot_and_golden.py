@@ -3,6 +3,8 @@
 import json
 from pathlib import Path
 
+import pytest
+
 from games.engines.seven_wonders import engine
 from tests.engines.conformance import PlayedGame, play_random_game, replay
 
@@ -67,22 +69,33 @@ def load_golden(name):
     return data, PlayedGame(data["num_players"], data["seed"], data["options"], log)
 
 
-def test_golden_game_replays_to_its_recorded_scores():
-    data, game = load_golden("four_players_random_sides.json")
+GOLDEN_GAMES = {
+    # file: (players, seed, options, chooser seed)
+    "four_players_random_sides.json": (4, "golden-seven-wonders", {"sides": "random"}, 7),
+    "two_players_free_city.json": (2, "golden-seven-wonders-two", {"sides": "random"}, 11),
+}
+
+
+@pytest.mark.parametrize("name", GOLDEN_GAMES)
+def test_golden_game_replays_to_its_recorded_scores(name):
+    data, game = load_golden(name)
+    assert data["rules_version"] == engine.rules_version
     final = replay(engine, game)
     result = engine.result(final)
     assert result["scores"] == data["scores"]
     assert result["breakdown"] == data["breakdown"]
     assert result["winners"] == data["winners"]
+    assert result.get("free_city") == data.get("free_city")
 
 
-def record_golden():  # pragma: no cover - run by hand to re-record after a rules_version bump
-    options = {"sides": "random"}
-    played = play_random_game(engine, 4, "golden-seven-wonders", options=options,
-                              chooser_seed=7, use_bot=0.7)
+def record_golden(name):  # pragma: no cover - run by hand to re-record after a rules_version bump
+    players, seed, options, chooser_seed = GOLDEN_GAMES[name]
+    played = play_random_game(engine, players, seed, options=options,
+                              chooser_seed=chooser_seed, use_bot=0.7)
     result = engine.result(played.final_state)
-    data = {"num_players": 4, "seed": played.seed, "options": options,
+    data = {"num_players": players, "seed": played.seed, "options": options,
             "rules_version": engine.rules_version,
             "log": [list(entry) for entry in played.log], **{
-                k: result[k] for k in ("scores", "breakdown", "winners")}}
-    (GOLDEN / "four_players_random_sides.json").write_text(json.dumps(data, indent=None) + "\n")
+                k: result[k] for k in ("scores", "breakdown", "winners", "free_city")
+                if k in result}}
+    (GOLDEN / name).write_text(json.dumps(data, indent=None) + "\n")
