@@ -245,3 +245,17 @@ def test_seven_wonders_for_two_on_the_game_page(client):
     assert f"{controller.public_name} chose a card for the Free City." in other_page
     for html in (own_page, other_page):
         assert not re.findall(r"\b[Ss]eat \d\b", html)
+
+
+def test_a_two_player_seven_wonders_game_is_created_from_the_form(client):
+    logged_in(client, UserFactory())
+    form = client.get(reverse("games:create")).content.decode()
+    assert "7 Wonders (2–7 players)" in form
+    response = client.post(reverse("games:create"), {
+        "engine": "seven_wonders", "num_players": 2, "time_per_move": 86400,
+        "option__seven_wonders__wonders": "random", "option__seven_wonders__sides": "A",
+        "reserve": 0, "max_consecutive_timeouts": 3,
+    })
+    game = Game.objects.get()
+    assert response.status_code == 302, response.content.decode()[:2000]
+    assert (game.engine, game.num_players) == ("seven_wonders", 2)
