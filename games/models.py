@@ -164,6 +164,7 @@ class ActionSource(models.TextChoices):
 class ActionKind(models.TextChoices):
     MOVE = "move", "Player move"
     RESOLVE = "resolve", "System resolution"
+    UNDO = "undo", "Move taken back"
 
 
 class Action(models.Model):
@@ -182,6 +183,9 @@ class Action(models.Model):
     # How the move reads to everyone, and to the seat that made it (who may see its secret).
     public_description = models.TextField()
     actor_description = models.TextField()
+    # The sequence of the undo entry that took this move back; the entry itself stays in the log
+    # and is skipped when the log is replayed at that version or later.
+    undone_by = models.PositiveIntegerField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -12,7 +12,7 @@ from django.template.loader import select_template
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
-from games import selectors, services
+from games import selectors, services, undo
 from games.engines.registry import get_engine
 from games.exceptions import GameError
 from games.forms import GameCreateForm
@@ -95,6 +95,8 @@ def game_detail(request, game_id):
         "log": [(entry, with_names(entry.description_for(viewer_seat), names)) for entry in log],
         "seat_names": names,
         "result_rows": _result_rows(game),
+        "can_undo": game.status == GameStatus.ACTIVE and seat is not None and not seat.is_bot
+        and undo.can_undo(engine, game, viewer_seat),
         "is_creator": request.user.is_authenticated and game.created_by_id == request.user.pk,
         "can_join": request.user.is_authenticated and game.status == GameStatus.OPEN
         and seat is None and game.seats.count() < game.num_players,
@@ -224,6 +226,26 @@ def game_act(request, game_id):
         messages.error(request, error.message)
     else:
         messages.success(request, result.outcome["description"])
+    return redirect("games:detail", game_id=game.pk)
+
+
+@login_required
+@require_POST
+def game_undo(request, game_id):
+    """Takes back the player's last move (the version shown must still be current)."""
+    game = _visible_game(request, game_id)
+    try:
+        version = int(request.POST["version"])
+    except (KeyError, ValueError):
+        messages.error(request, "That form was incomplete; please try again.")
+        return redirect("games:detail", game_id=game.pk)
+    try:
+        services.game_move_undo(game_id=game.pk, user=request.user, expected_version=version,
+                                source=ActionSource.WEB)
+    except GameError as error:
+        messages.error(request, error.message)
+    else:
+        messages.success(request, "Your last move was taken back.")
     return redirect("games:detail", game_id=game.pk)
 
 

@@ -246,6 +246,13 @@ class SevenWondersEngine(Engine):
     def ready_to_resolve(self, state: State) -> bool:
         return state["phase"] == "pick" and all(pick is not None for pick in state["picks"])
 
+    def reveals(self, before: State, seat: int, action: dict[str, Any], after: State) -> bool:
+        # A secret pick shows nothing until the last pick is in (that one starts the reveal);
+        # every other step (choosing a wonder, the seventh card, building from the discard) is
+        # played in the open and hands the turn on.
+        return not (before["phase"] == after["phase"] == "pick"
+                    and not self.ready_to_resolve(after))
+
     def resolve(self, state: State) -> State:
         if not self.ready_to_resolve(state):
             raise IllegalAction("Not every seat has picked a card yet.")
