@@ -95,6 +95,9 @@ class Game(models.Model):
         return self.status == GameStatus.ACTIVE
 
 
+BOT_NAMES = ("Ada", "Basil", "Cleo", "Dario", "Edda", "Fritz", "Greta")
+
+
 class Seat(models.Model):
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")
     user = models.ForeignKey(
@@ -147,7 +150,10 @@ class Seat(models.Model):
     @property
     def player_name(self) -> str:
         if self.user is None:
-            return f"Bot {self.number if self.number is not None else ''}".strip()
+            # Bots get names, not numbers: players are never shown as seat numbers.
+            if self.number is None:
+                return "Bot"
+            return f"Bot {BOT_NAMES[self.number % len(BOT_NAMES)]}"
         return self.user.public_name
 
 

@@ -14,6 +14,7 @@ urlpatterns = [
     path("games/<int:game_id>/add-bot/", views.game_add_bot, name="add_bot"),
     path("games/<int:game_id>/act/", views.game_act, name="act"),
     path("games/<int:game_id>/undo/", views.game_undo, name="undo"),
+    path("games/<int:game_id>/preview/", views.game_preview, name="preview"),
     path("games/<int:game_id>/take-back/", views.game_take_back, name="take_back"),
     path("games/<int:game_id>/invite/", views.game_invite, name="invite"),
     path("games/<int:game_id>/chat/", views.game_chat_post, name="chat"),

@@ -54,9 +54,15 @@ def test_create_join_start_and_act(client, django_user_model):
 
     page = client.get(response.url).content.decode()
     assert "Your move" in page and "bid 3" in page
-    response = client.post(reverse("games:act", args=[game.pk]), {"version": 0, "index": 2},
-                           follow=True)
-    assert "Seat" in response.content.decode() and "bid 3." in response.content.decode()
+    act = reverse("games:act", args=[game.pk])
+    # A choice first shows what it will do; only Confirm commits it (the form works without
+    # any script).
+    page = client.post(act, {"version": 0, "index": 2}, follow=True).content.decode()
+    assert 'id="confirm"' in page and "Confirm</button>" in page and "bid 3" in page
+    game.refresh_from_db()
+    assert game.version == 0
+    response = client.post(act, {"version": 0, "index": 2, "confirm": "1"}, follow=True)
+    assert "bid 3." in response.content.decode()
     game.refresh_from_db()
     assert game.version == 1
 
