@@ -188,12 +188,12 @@ def view_changes(before: dict, after: dict, seat: int, limit: int = 8) -> list[s
 
 
 def preview(engine: Engine, state: dict, seat: int, action: dict) -> list[str]:
-    """How the player's own numbers change if they take `action`; nothing when the step would
-    reveal something (a card drawn from the deck must not show before the move is made)."""
+    """How the player's own numbers change if they take `action`. When the step reveals
+    something (`Engine.reveals`), only the numbers everybody will see are compared (a
+    spectator's view): a card drawn face down must not show before the move is made."""
     after = engine.apply(state, seat, action)
-    if engine.reveals(state, seat, action, after):
-        return []
-    return view_changes(engine.view(state, seat), engine.view(after, seat), seat)
+    viewer = None if engine.reveals(state, seat, action, after) else seat
+    return view_changes(engine.view(state, viewer), engine.view(after, viewer), seat)
 
 
 # ----- who is to act ----------------------------------------------------------------------------

@@ -134,8 +134,15 @@ def test_the_preview_of_a_card_that_draws_from_the_deck_shows_no_numbers():
         for action in legal:
             after = engine.apply(state, seat, action)
             if len(after["deck"]) < len(state["deck"]):
-                assert board.preview(engine, state, seat, action) == []
-                checked += 1
+                lines = board.preview(engine, state, seat, action)
+                # Only what everyone will see: never the buyer's private card summary.
+                public = board.view_changes(engine.view(state, None), engine.view(after, None),
+                                            seat)
+                assert lines == public
+                assert not [line for line in lines if "card summary" in line]
+                private = board.view_changes(engine.view(state, seat), engine.view(after, seat),
+                                             seat)
+                checked += private != public
         state = engine.apply(state, seat, choose.choice(legal))
     assert checked, "no card draw came up"
 

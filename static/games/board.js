@@ -43,6 +43,13 @@
   }
   function choicesFor(key, heading, element) {
     opener = element;
+    var matching = items.filter(function (li) { return targetsOf(li).indexOf(key) >= 0; });
+    if (matching.length === 1) {
+      // One thing to do here: straight to its preview and Confirm.
+      mark([key]);
+      preview(matching[0].querySelector("form"));
+      return;
+    }
     var list = document.createElement("ol");
     list.className = "choices";
     items.forEach(function (li) {

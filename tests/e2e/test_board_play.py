@@ -119,15 +119,19 @@ def play_one_decision(page, game, engine, seat, shot: str | None = None) -> int:
         assert item.is_hidden(), "a choice with a place on the board is reached from there"
         page.locator(f'.tap[data-target="{places[0]}"]').first.click()
         taps += 1
+        # A place with one choice goes straight to its Confirm; otherwise a sheet lists them.
+        page.wait_for_selector("#sheet .confirm-button, #sheet li button.choice")
         sheet_choice = page.locator(
             f'#sheet li:has(input[name=index][value="{index}"]) button.choice')
-        if shot:
-            page.screenshot(path=str(ARTIFACTS / f"{shot}-sheet.png"))
-        sheet_choice.click()
+        if sheet_choice.count():
+            if shot:
+                page.screenshot(path=str(ARTIFACTS / f"{shot}-sheet.png"))
+            sheet_choice.click()
+            taps += 1
     else:
         assert item.is_visible(), f"a choice without a board place must stay listed: {targets}"
         item.locator("button.choice").click()
-    taps += 1
+        taps += 1
     confirm = page.locator("#sheet .confirm-button")
     confirm.wait_for()
     if shot:
@@ -196,3 +200,31 @@ def test_a_whole_game_is_played_by_tapping_the_board(slug, browser, live_server)
     assert report["weight"] <= MAX_PAGE_BYTES, report["weight"]
     assert page.csp_violations == [], page.csp_violations
     assert re.search(r"Result", page.content())
+
+
+def test_after_my_secret_pick_the_page_shows_it_and_who_is_still_choosing(
+        browser, live_server):  # noqa: F811
+    engine = get_engine("seven_wonders")
+    users = [UserFactory() for _ in range(3)]
+    for user in users:
+        EmailAddress.objects.create(user=user, email=user.email, verified=True, primary=True)
+    game = services.game_create(creator=users[0], engine_slug="seven_wonders", num_players=3)
+    for user in users[1:]:
+        services.game_join(game_id=game.pk, user=user)
+    game = services.game_start(game_id=game.pk, user=users[0])
+    page = signed_in_page(browser, live_server.url, users[0], PHONE)
+    page.goto(f"{live_server.url}/games/{game.pk}/")
+    seat = game.seats.get(user=users[0]).number
+    taps = play_one_decision(page, game, engine, seat)
+    assert taps <= 3
+    pick = page.locator(".your-pick")
+    assert pick.is_visible() and "Your pick:" in pick.inner_text()
+    legend = page.locator(".legend").inner_text()
+    assert legend.count("✓ picked") == 1 and legend.count("choosing…") == 2
+    assert page.locator("#choices").is_hidden(), "the choices fold after the pick"
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / "play-seven_wonders-picked.png"))
+    page.locator(".your-pick .change").click()
+    assert page.locator("#your-move h2").inner_text() == "Change your pick"
+    assert page.locator(".tap").count() >= 7, "the hand stays tappable to change the pick"
+    assert axe_problems(page) == []
