@@ -146,21 +146,6 @@ def test_the_page_title_and_the_version_the_page_polls(client):
     assert client.get(reverse("games:version", args=[game.pk])).json()["seats"] == 1
 
 
-def test_long_choice_lists_are_grouped_by_kind_keeping_their_numbers():
-    from games.templatetags.game_tags import choice_groups
-
-    short = [{"index": i, "action": {"type": "bid"}} for i in range(3)]
-    assert choice_groups(short) == [{"label": "", "choices": short}]
-    long = [{"index": i, "action": {"type": "build" if i % 3 else "wonder_stage"}}
-            for i in range(12)]
-    groups = choice_groups(long)
-    assert [group["label"] for group in groups] == ["Wonder stage", "Build"]
-    assert [c["index"] for c in groups[0]["choices"]] == [0, 3, 6, 9]
-    assert sorted(c["index"] for g in groups for c in g["choices"]) == list(range(12))
-    same_kind = [{"index": i, "action": {"type": "place"}} for i in range(12)]
-    assert choice_groups(same_kind) == [{"label": "", "choices": same_kind}]
-
-
 @pytest.mark.django_db
 def test_the_lobby_names_games_by_their_engine_and_pages_show_no_version(client):
     from games import services

@@ -228,3 +228,29 @@ def test_after_my_secret_pick_the_page_shows_it_and_who_is_still_choosing(
     assert page.locator("#your-move h2").inner_text() == "Change your pick"
     assert page.locator(".tap").count() >= 7, "the hand stays tappable to change the pick"
     assert axe_problems(page) == []
+
+
+def test_without_javascript_a_choice_is_a_form_that_leads_to_confirm(browser, live_server):  # noqa: F811
+    game, human = game_against_bots("stone_age", 2, "board-play-no-js")
+    context = browser.new_context(viewport=PHONE, java_script_enabled=False)
+    page = context.new_page()
+    page.goto(f"{live_server.url}/accounts/login/")
+    page.fill("input[name=login]", human.username)
+    page.fill("input[name=password]", PASSWORD)
+    page.click("form button[type=submit]")
+    page.goto(f"{live_server.url}/games/{game.pk}/")
+    seat = game.seats.get(user=human).number
+    game.refresh_from_db()
+    choices = page.locator("#choices button.choice")
+    assert choices.count() == len(get_engine("stone_age").legal_actions(game.state, seat))
+    assert all(choices.nth(i).is_visible() for i in range(choices.count()))
+    version = game.version
+    choices.first.click()
+    assert page.locator("#confirm .confirm-button").is_visible()
+    game.refresh_from_db()
+    assert game.version == version, "nothing is sent before Confirm"
+    page.locator("#confirm .confirm-button").click()
+    game.refresh_from_db()
+    assert game.version > version
+    assert layout_problems(page, PHONE["width"]) == []
+    context.close()
