@@ -98,9 +98,11 @@ def page_weight(page, base: str) -> int:
     return total
 
 
-def play_one_decision(page, game, engine, seat, shot: str | None = None) -> int:
+def play_one_decision(page, game, engine, seat, shot: str | None = None,
+                      counts: dict | None = None) -> int:
     """The bot's choice for this seat, made the way a player does: tap its place on the board
-    (or the short list), tap the choice, Confirm. Returns the taps."""
+    (or the short list), tap the choice, Confirm. Returns the taps; `counts` tallies the
+    decisions made from the board and from the short list."""
     legal = engine.legal_actions(game.state, seat)
     wanted = canonical_action(engine.bot_action(game.state, seat))
     index = next(i for i, action in enumerate(legal) if canonical_action(action) == wanted)
@@ -115,6 +117,8 @@ def play_one_decision(page, game, engine, seat, shot: str | None = None) -> int:
     targets = (item.get_attribute("data-targets") or "").split()
     taps = 0
     places = [key for key in targets if page.locator(f'.tap[data-target="{key}"]').count()]
+    if counts is not None:
+        counts["from the board" if places else "from the short list"] += 1
     if places:
         assert item.is_hidden(), "a choice with a place on the board is reached from there"
         page.locator(f'.tap[data-target="{places[0]}"]').first.click()
@@ -155,7 +159,7 @@ def test_a_whole_game_is_played_by_tapping_the_board(slug, browser, live_server)
     url = f"{live_server.url}/games/{game.pk}/"
     page.goto(url)
     report = {"engine": slug, "decisions": 0, "taps": 0, "axe": {}, "weight": 0,
-              "checked_layouts": 0}
+              "checked_layouts": 0, "made": {"from the board": 0, "from the short list": 0}}
     problems: list[str] = []
     shots = 0
     for _ in range(MAX_DECISIONS):
@@ -187,7 +191,7 @@ def test_a_whole_game_is_played_by_tapping_the_board(slug, browser, live_server)
                 shots += 1
         assert game.seed not in page.content()
         shot = f"play-{slug}-{decision}" if decision in (0, 5) else None
-        report["taps"] += play_one_decision(page, game, engine, seat, shot)
+        report["taps"] += play_one_decision(page, game, engine, seat, shot, report["made"])
         report["decisions"] += 1
     game.refresh_from_db()
     assert game.status == "finished", f"{slug}: the game did not end by tapping"
