@@ -121,6 +121,11 @@ def play_one_decision(page, game, engine, seat, shot: str | None = None,
         counts["from the board" if places else "from the short list"] += 1
     if places:
         assert item.is_hidden(), "a choice with a place on the board is reached from there"
+        if places[0].startswith("cell:") and counts is not None and not counts.get("cells"):
+            counts["cells"] = 1  # the first move made on a home-board cell, as it looked
+            shot = shot or f"play-{engine.slug}-cell"
+            page.locator(f'.tap[data-target="{places[0]}"]').first.scroll_into_view_if_needed()
+            page.screenshot(path=str(ARTIFACTS / f"{shot}-board.png"))
         page.locator(f'.tap[data-target="{places[0]}"]').first.click()
         taps += 1
         # A place with one choice goes straight to its Confirm; otherwise a sheet lists them.
