@@ -26,7 +26,13 @@ run: migrate
 	PATH="$(CURDIR)/$(VENV)/bin:$$PATH" WEB_PORT=$(PORT) SITE_URL="$(SITE_URL)" \
 		exec $(VENV)/bin/honcho -f Procfile.dev start
 
-test: install
+# axe-core for the browser tests' accessibility checks, pinned in package-lock.json.
+NODE_TOOLS := node_modules/.installed
+$(NODE_TOOLS): package.json package-lock.json
+	if command -v npm >/dev/null; then npm ci --no-audit --no-fund --loglevel=error && touch $@; \
+	else echo "npm not found: the browser tests' accessibility checks will be skipped"; fi
+
+test: install $(NODE_TOOLS)
 	$(PY) -m pytest $(PYTEST_ARGS)
 
 # Engines only, without Django: the quick loop while working on rules.

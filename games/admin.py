@@ -29,6 +29,7 @@ from games.admin_actions import (
 )
 from games.engines.registry import UnknownEngine, get_engine
 from games.models import Action, AuditEntry, ChatMessage, Game, Report, ReportStatus, Seat
+from games.names import seat_names, with_names
 
 STALLED_AFTER = timedelta(days=7)
 
@@ -52,7 +53,8 @@ class ModerateMixin:
 class SeatInline(ReadOnlyAdminMixin, admin.TabularInline):
     model = Seat
     extra = 0
-    fields = ("number", "user", "is_bot", "deadline_at", "reserve_left", "timeout_count")
+    fields = ("number", "player_name", "user", "is_bot", "deadline_at", "reserve_left",
+              "timeout_count")
     readonly_fields = fields
 
 
@@ -62,10 +64,19 @@ class ActionInline(ReadOnlyAdminMixin, admin.TabularInline):
 
     model = Action
     extra = 0
-    fields = ("sequence", "kind", "seat_number", "source", "actor", "public_description",
-              "created_at")
+    fields = ("sequence", "kind", "seat_number", "player", "source", "actor", "description",
+              "undone_by", "created_at")
     readonly_fields = fields
     ordering = ("sequence",)
+
+    @admin.display(description="player")
+    def player(self, entry):
+        return seat_names(entry.game).get(entry.seat_number, "")
+
+    @admin.display(description="public description")
+    def description(self, entry):
+        # Players by name, as on the game page.
+        return with_names(entry.public_description, seat_names(entry.game))
 
 
 class ChatInline(ReadOnlyAdminMixin, admin.TabularInline):

@@ -95,6 +95,9 @@ class Game(models.Model):
         return self.status == GameStatus.ACTIVE
 
 
+BOT_NAMES = ("Ada", "Basil", "Cleo", "Dario", "Edda", "Fritz", "Greta")
+
+
 class Seat(models.Model):
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")
     user = models.ForeignKey(
@@ -147,7 +150,10 @@ class Seat(models.Model):
     @property
     def player_name(self) -> str:
         if self.user is None:
-            return f"Bot {self.number if self.number is not None else ''}".strip()
+            # Bots get names, not numbers: players are never shown as seat numbers.
+            if self.number is None:
+                return "Bot"
+            return f"Bot {BOT_NAMES[self.number % len(BOT_NAMES)]}"
         return self.user.public_name
 
 
@@ -164,6 +170,7 @@ class ActionSource(models.TextChoices):
 class ActionKind(models.TextChoices):
     MOVE = "move", "Player move"
     RESOLVE = "resolve", "System resolution"
+    UNDO = "undo", "Move taken back"
 
 
 class Action(models.Model):
@@ -182,6 +189,9 @@ class Action(models.Model):
     # How the move reads to everyone, and to the seat that made it (who may see its secret).
     public_description = models.TextField()
     actor_description = models.TextField()
+    # The sequence of the undo entry that took this move back; the entry itself stays in the log
+    # and is skipped when the log is replayed at that version or later.
+    undone_by = models.PositiveIntegerField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

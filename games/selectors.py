@@ -125,18 +125,13 @@ def legal_actions_at_version(game: Game, user, version: int) -> list[dict[str, A
     """The user's legal actions (as `legal_actions_for`) as they were when the game stood at
     `version`, rebuilt from the log; None when that version is unknown. Play by email uses it to
     tell whether a reply to an older email still means the same move."""
-    from games.models import ActionKind
+    from games.undo import state_at
 
     seat = seat_of(game, user)
     if seat is None or seat.number is None or not 0 <= version <= game.version:
         return None
     engine = get_engine(game.engine)
-    state = engine.new_game(game.num_players, game.seed, game.options)
-    for entry in game.actions.filter(sequence__lte=version).order_by("sequence"):
-        if entry.kind == ActionKind.RESOLVE:
-            state = engine.resolve(state)
-        else:
-            state = engine.apply(state, entry.seat_number, entry.payload)
+    state = state_at(engine, game, version)
     return [
         {"index": index, "action": action,
          "description": engine.describe(state, seat.number, action, viewer=seat.number)}

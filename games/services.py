@@ -26,6 +26,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from accounts.models import Vacation, active_restriction, restriction_message
+from games import undo
 from games.clock import deadline_after, playing_time
 from games.engines.base import (
     Engine,
@@ -653,6 +654,47 @@ def game_seat_move_apply(
     return SubmitResult(game=game, outcome=outcome)
 
 
+def game_move_undo(*, game_id: int, user, expected_version: int | None,
+                   source: str = ActionSource.API, now: datetime | None = None) -> SubmitResult:
+    """A player takes back their last move (see games.undo for when that is allowed). The move
+    stays in the log, marked undone; an undo entry is appended, so the version increases; the
+    state is rebuilt from the log. The seat's clock runs on: an undo is not progress."""
+    now = _now(now)
+    with transaction.atomic():
+        game = _locked_game(game_id)
+        if game.status != GameStatus.ACTIVE:
+            raise GameNotRunning("This game is not running.")
+        seat = game.seats.filter(user=user).first()
+        if seat is None:
+            raise NotAllowed("You do not have a seat in this game.")
+        if seat.is_bot:
+            raise NotAllowed("A bot is playing your seat; take it back first.")
+        _require_unrestricted(user)
+        if expected_version != game.version:
+            raise StaleVersion(
+                f"The game has moved on (version {game.version}, you sent {expected_version}). "
+                "Reload and try again.", details={"version": game.version})
+        engine = _engine_for(game.engine)
+        with _engine_guard(game, "undo", seat.number):
+            target, before = undo.undo_target(engine, game, seat.number)
+        game.version += 1
+        words = f"Seat {seat.number} took back a move: "
+        record = Action.objects.create(
+            game=game, sequence=game.version, kind=ActionKind.UNDO, seat_number=seat.number,
+            payload={"undoes": target.sequence}, source=source, actor=user,
+            public_description=words + target.public_description,
+            actor_description=words + target.actor_description,
+        )
+        target.undone_by = record.sequence
+        target.save(update_fields=["undone_by"])
+        game.state = before
+        _require_playable(game, engine, "undo", seat.number)
+        _after_change(game, engine, now, acted_seat=None, announce_turns=False)
+    return SubmitResult(game=game, outcome={"sequence": record.sequence, "version": game.version,
+                                            "description": record.actor_description,
+                                            "undone": target.sequence})
+
+
 def game_resolve(*, game_id: int, expected_version: int | None = None) -> bool:
     """Runs the engine's due system step (e.g. reveals all secret picks). Idempotent: returns
     False and changes nothing when nothing is due or the game has moved past `expected_version`."""
@@ -737,20 +779,10 @@ def game_bot_moves_play(*, game_id: int, expected_version: int, limit: int = 500
 
 
 def _replayed_state(game: Game, engine: Engine, up_to: int | None = None) -> dict:
-    """The state rebuilt from `new_game` and the action log (the one replay loop), as it was at
-    version `up_to` when given (a version is the sequence number of the last entry)."""
-    state = engine.new_game(game.num_players, game.seed, game.options)
-    entries = game.actions.order_by("sequence")
-    if up_to is not None:
-        entries = entries.filter(sequence__lte=up_to)
-    for entry in entries:
-        if entry.kind == ActionKind.RESOLVE:
-            state = engine.resolve(state)
-        else:
-            # As strict as a new move: a logged payload must be a listed legal action.
-            listed = match_legal(entry.payload, engine.legal_actions(state, entry.seat_number))
-            state = engine.apply(state, entry.seat_number, listed)
-    return state
+    """The state rebuilt from `new_game` and the action log (the one replay loop, which skips
+    moves taken back), as it was at version `up_to` when given (a version is the sequence number
+    of the last entry)."""
+    return undo.state_at(engine, game, up_to)
 
 
 def game_replay_verify(*, game: Game) -> bool:

@@ -12,7 +12,7 @@ from django.template.loader import select_template
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
-from games import selectors, services
+from games import board, selectors, services, undo
 from games.engines.registry import get_engine
 from games.exceptions import GameError
 from games.forms import GameCreateForm
@@ -68,6 +68,15 @@ def _visible_game(request, game_id):
     return game
 
 
+def _history_version(request, game) -> int | None:
+    """The past version asked for with ?at=N (0 ≤ N < the current version), or None."""
+    raw = request.GET.get("at", "")
+    if not raw.isdigit() or len(raw) > 9:
+        return None
+    at = int(raw)
+    return at if at < game.version else None
+
+
 def game_detail(request, game_id):
     game = _visible_game(request, game_id)
     engine = get_engine(game.engine)
@@ -75,16 +84,35 @@ def game_detail(request, game_id):
     viewer_seat = seat.number if seat else None
     if seat is not None:
         services.seat_mark_seen(game=game, user=request.user)
-    view = selectors.game_view_for(game, request.user)
-    log = list(game.actions.order_by("-sequence")[:LOG_ENTRIES_SHOWN])
     names = seat_names(game)
-    legal_actions = [{**choice, "description": with_names(choice["description"], names)}
-                     for choice in selectors.legal_actions_for(game, request.user)]
+    seats = list(game.seats.all())
+    at = _history_version(request, game)
+    finished = game.status == GameStatus.FINISHED
+    # After the end everything is revealed: anyone who may see the game may take any seat's
+    # view of any past version. Before it, a player sees their own view, others a spectator's.
+    perspective = viewer_seat
+    if finished and request.GET.get("as", "").isdigit() and int(request.GET["as"]) in names:
+        perspective = int(request.GET["as"])
+    if at is not None:
+        view = engine.view(undo.state_at(engine, game, at), perspective)
+        legal_actions = []
+    else:
+        view = (engine.view(game.state, perspective) if game.state is not None else None)
+        legal_actions = selectors.legal_actions_for(game, request.user)
+    entries = game.actions.order_by("-sequence")
+    if at is not None:
+        entries = entries.filter(sequence__lte=at)
+    log = list(entries[:LOG_ENTRIES_SHOWN])
+    choices = (board.present_choices(engine, legal_actions, viewer_seat, names)
+               if legal_actions else [])
+    awaited = set(selectors.awaiting_seats(game))
+    confirm = _confirm_context(request, game, engine, viewer_seat, legal_actions, names)
     context = {
         "game": game,
         "engine": engine,
         "seat": seat,
-        "seats": list(game.seats.all()),
+        "seats": seats,
+        "legend": board.seat_legend(seats, awaited, engine.simultaneous, viewer_seat),
         "vacations": selectors.vacations_now(game),
         "chat": list(
             game.chat_messages.select_related("author").order_by("-created_at")[:50])[::-1],
@@ -92,9 +120,22 @@ def game_detail(request, game_id):
         "view": view,
         "view_json": json.dumps(view, indent=1, sort_keys=True) if view is not None else "",
         "legal_actions": legal_actions,
-        "log": [(entry, with_names(entry.description_for(viewer_seat), names)) for entry in log],
+        "choices": choices,
+        "tap_keys": sorted({key for choice in choices for key in choice["targets"]}),
+        "untargeted": [choice for choice in choices if not choice["targets"]],
+        # A seat that already made its secret pick may change it; the page folds the choices.
+        "picked": bool(choices) and viewer_seat not in awaited and engine.simultaneous,
+        "pick_text": _pick_text(game, view, viewer_seat, names),
+        "confirm": confirm,
+        "log": [(entry, with_names(entry.actor_description if finished
+                                   else entry.description_for(viewer_seat), names))
+                for entry in log],
+        "history": _history_context(game, at, perspective if finished else None),
+        "perspective": perspective,
         "seat_names": names,
         "result_rows": _result_rows(game),
+        "can_undo": at is None and game.status == GameStatus.ACTIVE and seat is not None
+        and not seat.is_bot and undo.can_undo(engine, game, viewer_seat),
         "is_creator": request.user.is_authenticated and game.created_by_id == request.user.pk,
         "can_join": request.user.is_authenticated and game.status == GameStatus.OPEN
         and seat is None and game.seats.count() < game.num_players,
@@ -103,6 +144,67 @@ def game_detail(request, game_id):
         ).template.name,
     }
     return render(request, "games/detail.html", context)
+
+
+def _pick_text(game, view, viewer_seat, names) -> str:
+    """The viewer's pending secret pick in words (7 Wonders' view says it)."""
+    you = view.get("you") if isinstance(view, dict) else None
+    if isinstance(you, dict) and you.get("pick_text"):
+        return with_names(str(you["pick_text"]), names)
+    return ""
+
+
+def _history_context(game, at, perspective) -> dict | None:
+    """Links to step through the game's versions (the board as the viewer saw it then)."""
+    if game.version == 0:
+        return None
+    current = game.version if at is None else at
+    suffix = f"&as={perspective}" if perspective is not None else ""
+    return {
+        "at": at,
+        "current": current,
+        "last": game.version,
+        "previous": current - 1 if current > 0 else None,
+        "next": current + 1 if at is not None else None,
+        "suffix": suffix,
+    }
+
+
+def _confirm_context(request, game, engine, viewer_seat, legal_actions, names) -> dict | None:
+    """The choice waiting for Confirm (no-JavaScript flow: ?confirm=<index>&version=<v>)."""
+    raw, version = request.GET.get("confirm", ""), request.GET.get("version", "")
+    if not legal_actions or not raw.isdigit() or version != str(game.version):
+        return None
+    return _preview_of(game, engine, viewer_seat, legal_actions, int(raw), names)
+
+
+def _preview_of(game, engine, viewer_seat, legal_actions, index, names) -> dict | None:
+    if not 0 <= index < len(legal_actions):
+        return None
+    item = legal_actions[index]
+    label, detail = board.imperative(item["description"], viewer_seat)
+    return {
+        "index": index,
+        "label": with_names(label, names),
+        "detail": with_names(detail, names),
+        "changes": board.preview(engine, game.state, viewer_seat, item["action"]),
+        "targets": board.targets_of(game.engine, item["action"]),
+        "version": game.version,
+    }
+
+
+def game_preview(request, game_id):
+    """The confirm panel of one choice, fetched by the page's script when a choice is tapped."""
+    game = _visible_game(request, game_id)
+    legal = selectors.legal_actions_for(game, request.user)
+    index, version = request.GET.get("index", ""), request.GET.get("version", "")
+    seat = selectors.seat_of(game, request.user)
+    preview = None
+    if index.isdigit() and version == str(game.version) and seat is not None:
+        preview = _preview_of(game, get_engine(game.engine), seat.number, legal, int(index),
+                              seat_names(game))
+    return render(request, "games/_confirm.html", {"game": game, "confirm": preview,
+                                                    "fragment": True})
 
 
 def game_version(request, game_id):
@@ -196,7 +298,8 @@ def game_take_back(request, game_id):
 @login_required
 @require_POST
 def game_act(request, game_id):
-    """Submits one of the listed legal actions, chosen by its index at the version shown."""
+    """Submits one of the listed legal actions, chosen by its index at the version shown, once
+    confirmed (`confirm=1`); without it, the page shows the choice's preview and a Confirm."""
     game = _visible_game(request, game_id)
     try:
         version = int(request.POST["version"])
@@ -211,6 +314,10 @@ def game_act(request, game_id):
     if not 0 <= index < len(legal):
         messages.error(request, "That choice is no longer available.")
         return redirect("games:detail", game_id=game.pk)
+    if request.POST.get("confirm") != "1":
+        # A choice is committed only on Confirm: show what it will do first.
+        url = reverse("games:detail", args=[game.pk])
+        return redirect(f"{url}?confirm={index}&version={version}#confirm")
     try:
         result = services.game_action_submit(
             game_id=game.pk,
@@ -224,6 +331,26 @@ def game_act(request, game_id):
         messages.error(request, error.message)
     else:
         messages.success(request, with_names(result.outcome["description"], seat_names(game)))
+    return redirect("games:detail", game_id=game.pk)
+
+
+@login_required
+@require_POST
+def game_undo(request, game_id):
+    """Takes back the player's last move (the version shown must still be current)."""
+    game = _visible_game(request, game_id)
+    try:
+        version = int(request.POST["version"])
+    except (KeyError, ValueError):
+        messages.error(request, "That form was incomplete; please try again.")
+        return redirect("games:detail", game_id=game.pk)
+    try:
+        services.game_move_undo(game_id=game.pk, user=request.user, expected_version=version,
+                                source=ActionSource.WEB)
+    except GameError as error:
+        messages.error(request, error.message)
+    else:
+        messages.success(request, "Your last move was taken back.")
     return redirect("games:detail", game_id=game.pk)
 
 

@@ -54,8 +54,14 @@ def test_create_join_start_and_act(client, django_user_model):
 
     page = client.get(response.url).content.decode()
     assert "Your move" in page and "bid 3" in page
-    response = client.post(reverse("games:act", args=[game.pk]), {"version": 0, "index": 2},
-                           follow=True)
+    act = reverse("games:act", args=[game.pk])
+    # A choice first shows what it will do; only Confirm commits it (the form works without
+    # any script).
+    page = client.post(act, {"version": 0, "index": 2}, follow=True).content.decode()
+    assert 'id="confirm"' in page and "Confirm</button>" in page and "bid 3" in page
+    game.refresh_from_db()
+    assert game.version == 0
+    response = client.post(act, {"version": 0, "index": 2, "confirm": "1"}, follow=True)
     # The message saying what was played names the player, as the rest of the page does.
     message = response.content.decode().split('class="message', 1)[1].split("</", 1)[0]
     assert f"{alice.public_name} bid 3." in message and "Seat" not in message
@@ -140,21 +146,6 @@ def test_the_page_title_and_the_version_the_page_polls(client):
     assert client.get(reverse("games:version", args=[game.pk])).status_code == 404
     Game.objects.filter(pk=game.pk).update(allow_spectators=True)
     assert client.get(reverse("games:version", args=[game.pk])).json()["seats"] == 1
-
-
-def test_long_choice_lists_are_grouped_by_kind_keeping_their_numbers():
-    from games.templatetags.game_tags import choice_groups
-
-    short = [{"index": i, "action": {"type": "bid"}} for i in range(3)]
-    assert choice_groups(short) == [{"label": "", "choices": short}]
-    long = [{"index": i, "action": {"type": "build" if i % 3 else "wonder_stage"}}
-            for i in range(12)]
-    groups = choice_groups(long)
-    assert [group["label"] for group in groups] == ["Wonder stage", "Build"]
-    assert [c["index"] for c in groups[0]["choices"]] == [0, 3, 6, 9]
-    assert sorted(c["index"] for g in groups for c in g["choices"]) == list(range(12))
-    same_kind = [{"index": i, "action": {"type": "place"}} for i in range(12)]
-    assert choice_groups(same_kind) == [{"label": "", "choices": same_kind}]
 
 
 @pytest.mark.django_db

@@ -231,6 +231,19 @@ class ActionSubmitSerializer(serializers.Serializer):
     )
 
 
+class UndoSerializer(serializers.Serializer):
+    version = serializers.IntegerField(
+        min_value=0, help_text="The game version you saw; a stale one is refused with 409."
+    )
+
+
+class UndoResultSerializer(serializers.Serializer):
+    sequence = serializers.IntegerField(help_text="The undo's own log entry.")
+    version = serializers.IntegerField()
+    description = serializers.CharField()
+    undone = serializers.IntegerField(help_text="The log entry of the move taken back.")
+
+
 class ActionResultSerializer(serializers.Serializer):
     sequence = serializers.IntegerField()
     version = serializers.IntegerField()
@@ -244,7 +257,8 @@ class LogEntrySerializer(serializers.ModelSerializer):
 
     class Meta:
         model = Action
-        fields = ("sequence", "kind", "seat_number", "source", "description", "created_at")
+        fields = ("sequence", "kind", "seat_number", "source", "description", "undone_by",
+                  "created_at")
 
     def get_description(self, entry) -> str:
         return entry.description_for(self.context.get("viewer_seat"))

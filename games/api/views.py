@@ -28,6 +28,8 @@ from games.api.serializers import (
     MyGameSerializer,
     ReportCreateSerializer,
     ReportSerializer,
+    UndoResultSerializer,
+    UndoSerializer,
 )
 from games.api.throttling import FailOpenUserRateThrottle
 from games.engines.registry import all_engines
@@ -207,6 +209,22 @@ class GameViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Gen
             "game": GameDetailSerializer(game, context={"request": request}).data,
         }
         return Response(body)
+
+    @extend_schema(
+        request=UndoSerializer, responses={200: UndoResultSerializer},
+        description="Takes back the caller's last move, back to the start of their turn, while "
+        "nothing was revealed since (no die, no card, no other player's move): 409 "
+        "`undo_refused` with the reason otherwise, 409 `stale_version` for an old version.",
+    )
+    @route(detail=True, methods=["post"])
+    def undo(self, request, pk=None):
+        game = self.get_object()
+        serializer = UndoSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        result = services.game_move_undo(
+            game_id=game.pk, user=request.user,
+            expected_version=serializer.validated_data["version"], source=ActionSource.API)
+        return Response(result.outcome)
 
     @extend_schema(methods=["GET"], request=None,
                    responses={200: ChatMessageSerializer(many=True)})

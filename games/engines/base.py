@@ -143,6 +143,14 @@ class Engine(ABC):
         """Run the due system step. Raises IllegalAction when nothing is due."""
         raise IllegalAction("Nothing is waiting to be resolved.")
 
+    def reveals(self, before: State, seat: int, action: Action, after: State) -> bool:
+        """Whether `seat` taking `action` in `before` (giving `after`) revealed information that
+        taking it back cannot hide again: a die rolled, a card drawn or turned up, or the turn
+        passed to another player (who then saw the move). A player may undo their own moves back
+        to the start of their turn, never across such a step. Engines that do not say: every
+        step reveals, so nothing can be undone."""
+        return True
+
     # ----- what people see --------------------------------------------------------------------
 
     @abstractmethod

@@ -96,6 +96,8 @@ def test_two_players_sign_up_create_join_start_and_move(browser, live_server):
     choices = alice.locator("#your-move button.choice")
     assert choices.count() == 3
     choices.nth(2).click()
+    # Nothing is sent before Confirm: the sheet shows what the choice does.
+    alice.locator("#sheet .confirm-button").click()
     assert alice.get_by_text("bid 3.").first.is_visible()
     game.refresh_from_db()
     assert game.version == 1
@@ -108,6 +110,7 @@ def test_two_players_sign_up_create_join_start_and_move(browser, live_server):
     bob.get_by_text("placed a secret bid").first.wait_for(timeout=20_000)
     assert bob.locator("#your-move button.choice").count() == 3
     bob.locator("#your-move button.choice").nth(0).click()
+    bob.locator("#sheet .confirm-button").click()
     # Both bids are in, the turn resolves, and Alice's page shows the next phase unprompted.
     alice.get_by_text("Bids revealed").first.wait_for(timeout=20_000)
     game.refresh_from_db()

@@ -15,6 +15,7 @@ from games import moderation, services
 from games.engines.registry import get_engine
 from games.exceptions import NotAllowed
 from games.models import ActionSource, AuditEntry, Game
+from games.names import seat_names, with_names
 from tests.factories import UserFactory, committed, started_game
 
 pytestmark = pytest.mark.django_db
@@ -101,7 +102,9 @@ def test_a_moderator_sees_the_public_view_and_no_secret(moderator, game_with_a_p
         assert escape(player["wonder"]["name"]) in change
     assert "has_picked" in change and "hand_size" in change
     # The log shows the pick as everyone reads it, not what was picked.
-    assert game.actions.get().public_description in change
+    # Players are named there, as on the game page.
+    named = with_names(game.actions.get().public_description, seat_names(game))
+    assert escape(named) in change
     assert "Reveal hidden state" not in change
 
 

@@ -340,7 +340,7 @@ def test_a_suspended_player_cannot_act_chat_or_create_on_web_and_api(moderator, 
     assert create.status_code == 403 and create.json()["code"] == "not_allowed"
     client = Client()
     client.force_login(alice)
-    page = client.post(f"/games/{game.pk}/act/", {"version": 0, "index": 0},
+    page = client.post(f"/games/{game.pk}/act/", {"version": 0, "index": 0, "confirm": "1"},
                        follow=True).content.decode()
     assert "suspended until" in page
     page = client.post("/games/new/", {"engine": "toy", "num_players": 2,

@@ -47,6 +47,13 @@ class CavernaEngine(Engine):
         rules.run(new, seat)
         return new
 
+    def reveals(self, before: dict, seat: int, action: dict, after: dict) -> bool:
+        # The secrets are the next round cards and the face-down harvest markers: a new round or
+        # a turned marker reveals them; so does the turn passing to another player.
+        return (after["round"] != before["round"] or after["revealed"] != before["revealed"]
+                or after["cards"] != before["cards"] or after["rng"] != before["rng"]
+                or self.active_seats(after) != [seat])
+
     def view(self, state: dict, seat: int | None) -> dict[str, Any]:
         return view.view(state, seat)
 

@@ -296,6 +296,13 @@ class SevenWondersEngine(Engine):
             and (not is_two_player(state) or state["free_city"]["pick"] is not None)
         )
 
+    def reveals(self, before: State, seat: int, action: dict[str, Any], after: State) -> bool:
+        # A secret pick shows nothing until the last pick is in (that one starts the reveal);
+        # every other step (choosing a wonder, the seventh card, building from the discard) is
+        # played in the open and hands the turn on.
+        return not (before["phase"] == after["phase"] == "pick"
+                    and not self.ready_to_resolve(after))
+
     def resolve(self, state: State) -> State:
         if not self.ready_to_resolve(state):
             raise IllegalAction("Not every seat has picked a card yet.")

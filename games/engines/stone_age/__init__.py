@@ -47,6 +47,13 @@ class StoneAgeEngine(Engine):
     def describe_resolution(self, state, viewer=None):
         return view_module.describe_resolution(state, viewer)
 
+    def reveals(self, before, seat, action, after):
+        # Dice (the RNG moved), a card drawn or laid out from the face-down deck, a new round,
+        # or the turn passing on: each is seen by someone the moment it happens.
+        return (after["rng"] != before["rng"] or len(after["deck"]) != len(before["deck"])
+                or after["round"] != before["round"] or after["phase"] != before["phase"]
+                or rules.ready_to_resolve(after) or rules.active_seats(after) != [seat])
+
     def view(self, state, seat):
         return view_module.view(state, seat)
 
