@@ -94,18 +94,21 @@ def verify_export(data: dict[str, Any]) -> str:
             raise ExportMismatch(f"Entry {number} ({entry['kind']} by seat {entry['seat']}) is "
                                  f"not legal there: {error}") from None
     result = data.get("result") or {}
-    if result.get("by_resignation"):
-        if engine.is_over(state):
-            raise ExportMismatch("The game is recorded as ended by resignation, but its log "
-                                 "plays to the end.")
-        return (f"OK: {len(data['actions'])} log entries replay legally; the game ended by "
-                f"resignation (winners: seats {result.get('winners')}).")
-    if not engine.is_over(state):
+    resigned = bool(result.get("by_resignation"))
+    if resigned and engine.is_over(state):
+        raise ExportMismatch("The game is recorded as ended by resignation, but its log "
+                             "plays to the end.")
+    if not resigned and not engine.is_over(state):
         raise ExportMismatch("The log does not reach the end of the game.")
     scored = json.loads(json.dumps(engine.result(state)))
+    if resigned:
+        # The position where the game stopped, scored; the players still in it won.
+        scored.update(winners=result.get("winners"), by_resignation=True,
+                      resigned=result.get("resigned"))
     if scored != result:
         raise ExportMismatch(f"The replay scores {scored.get('scores')} (winners "
                              f"{scored.get('winners')}), not the recorded {result.get('scores')} "
                              f"(winners {result.get('winners')}).")
-    return (f"OK: {len(data['actions'])} log entries replay legally to the recorded result "
-            f"(scores {scored['scores']}, winners: seats {scored['winners']}).")
+    how = "ended by resignation" if resigned else "played to the end"
+    return (f"OK: {len(data['actions'])} log entries replay legally to the recorded result, "
+            f"{how} (scores {scored['scores']}, winners: seats {scored['winners']}).")

@@ -974,7 +974,9 @@ def game_resign(*, game_id: int, user, now: datetime | None = None) -> Game:
             _transition(game, GameStatus.FINISHED)
             game.finished_at = now
             game.needs_resolution = False
-            game.result = {"by_resignation": True, "winners": staying,
+            with _engine_guard(game, "resign", seat.number):
+                standing = engine.result(game.state)  # the position scored as it stands
+            game.result = {**standing, "winners": staying, "by_resignation": True,
                            "resigned": sorted(s.number for s in seats if s.resigned_at)}
             game.save()
             game.seats.update(deadline_at=None, turn_started_at=None, remind_at=None)

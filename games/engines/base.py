@@ -175,7 +175,8 @@ class Engine(ABC):
     def resignation_ends_game(self, num_players: int, players_staying: int) -> bool:
         """Whether a resignation ends the game, `players_staying` people still playing (bots
         aside). A race for points stays a race while two people run it: the resigned seat is
-        played on by the bot. With one person left the game ends and they win."""
+        played on by the bot. With one person left the game ends and they win (the position
+        is scored with `result` as it stands, for the record)."""
         return players_staying < 2
 
     @abstractmethod
