@@ -47,6 +47,10 @@ ACTIONS = actions(
     action("skip", phase=enum(("breeding", "field"))),
     action("exchange", times={"type": "integer", "minimum": 1}),
     action("feed", **{"with": STR}) | {"required": ["type"]},
+    # A furnishing tile's trade: an option of the tile, or (Peaceful Cave) a dwarf's weapon.
+    {"oneOf": [action("tile_trade", tile=STR, option=COUNT),
+               action("tile_trade", tile={"const": "peaceful_cave"}, dwarf=COUNT)],
+     "title": "tile_trade"},
     *(action(kind) for kind in ("done", "pass", "finish", "breed_now", "loot_done",
                                 "market_done", "sow_done")),
 )
