@@ -360,6 +360,9 @@ else:
         "processed_folder": str(_broker_dir / "processed"),
         "control_folder": str(_broker_dir / "control"),
         "store_processed": False,
+        # Seconds between looks into the queue folder when it is empty (kombu's default is 1):
+        # a worker picks up a move's follow-up within about this long.
+        "polling_interval": env.float("FILESYSTEM_BROKER_POLL_SECONDS", default=0.05),
     }
 CELERY_TASK_DEFAULT_QUEUE = env.str("CELERY_QUEUE", default="celery")
 #: Sending email has its own queue and worker, so a slow or hung mail server never delays

@@ -54,6 +54,14 @@ class ErrorDocumentingSchema(AutoSchema):
             codes.add(422)
         return codes
 
+    def _resolve_path_parameters(self, variables):
+        # Ids in paths are digits (lookup_value_regex): say integer, so clients take numbers.
+        parameters = super()._resolve_path_parameters(variables)
+        for parameter in parameters:
+            if parameter["schema"].get("pattern") == "^[0-9]+$":
+                parameter["schema"] = {"type": "integer", "minimum": 1}
+        return parameters
+
     def _get_response_bodies(self, direction="response"):
         responses = super()._get_response_bodies(direction)
         error = self.resolve_serializer(ErrorSerializer, "response")

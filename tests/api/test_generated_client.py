@@ -75,8 +75,8 @@ def play_full_game(tc, base_url, slug: str, users, seed: int) -> dict:
                                                                      num_players=len(users)))
     assert hasattr(game, "id"), game
     for client in clients[1:]:
-        assert hasattr(join_game.sync(str(game.id), client=client), "id")
-    game = start_game.sync(str(game.id), client=clients[0])
+        assert hasattr(join_game.sync(game.id, client=client), "id")
+    game = start_game.sync(game.id, client=clients[0])
     assert game.status == GameStatusEnum.ACTIVE, game
     client_of = {user.username: client for user, client in zip(users, clients, strict=True)}
     by_seat = {seat.number: client_of[seat.username] for seat in game.seats}
@@ -84,18 +84,18 @@ def play_full_game(tc, base_url, slug: str, users, seed: int) -> dict:
     moves = stale = 0
     while game.status == GameStatusEnum.ACTIVE and moves < MAX_MOVES:
         if not game.awaiting_seats:  # a step for a worker is under way
-            game = get_game.sync(str(game.id), client=clients[0])
+            game = get_game.sync(game.id, client=clients[0])
             continue
         client = by_seat[game.awaiting_seats[0]]
-        legal = list_legal_actions.sync(str(game.id), client=client)
+        legal = list_legal_actions.sync(game.id, client=client)
         assert isinstance(legal, list) and legal, legal
         choice = chooser.choice(legal)
-        answer = submit_action.sync(str(game.id), client=client, body=ActionSubmitRequest(
+        answer = submit_action.sync(game.id, client=client, body=ActionSubmitRequest(
             action=ActionSubmitRequestAction.from_dict(choice.action.to_dict()),
             version=game.version))
         if getattr(answer, "code", None) == "stale_version":
             stale += 1
-            game = get_game.sync(str(game.id), client=clients[0])
+            game = get_game.sync(game.id, client=clients[0])
             continue
         assert hasattr(answer, "game"), answer
         moves += 1
