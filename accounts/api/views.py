@@ -56,6 +56,7 @@ class ObtainTokenView(APIView):
     authentication_classes: list = []
     throttle_classes = [FailOpenScopedRateThrottle]
     throttle_scope = "token"
+    schema_more_errors = (403,)  # an unconfirmed email address
 
     @extend_schema(
         operation_id="login_with_password", tags=["tokens"],

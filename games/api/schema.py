@@ -33,7 +33,7 @@ class ErrorDocumentingSchema(AutoSchema):
 
     A view names its actions that can answer 409 (writes that depend on the game's state) in
     `schema_conflicts`, and those that can refuse a well-formed body with 422 in
-    `schema_unprocessable`."""
+    `schema_unprocessable`; `schema_more_errors` adds codes to every operation of a view."""
 
     def _error_codes(self) -> set[int]:
         codes = {429}
@@ -52,7 +52,7 @@ class ErrorDocumentingSchema(AutoSchema):
             codes.add(409)
         if method == "POST" and action in getattr(self.view, "schema_unprocessable", ()):
             codes.add(422)
-        return codes
+        return codes | set(getattr(self.view, "schema_more_errors", ()))
 
     def _resolve_path_parameters(self, variables):
         # Ids in paths are digits (lookup_value_regex): say integer, so clients take numbers.

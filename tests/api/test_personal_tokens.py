@@ -178,3 +178,14 @@ def test_tokens_from_earlier_password_logins_keep_working():
     legacy = Token.objects.create(user=user)
     assert bearer(legacy.key).get("/api/v1/me/").json()["username"] == user.username
     assert token_client(user).get("/api/v1/me/").status_code == 200  # today's login
+
+
+def test_the_audit_is_readable_in_the_admin(client):
+    user = UserFactory()
+    token, _ = token_create(user=user, name="audited bot", scopes=["read"], via="api",
+                            ip_address="198.51.100.4")
+    admin_user = UserFactory(is_staff=True, is_superuser=True)
+    client.force_login(admin_user)
+    page = client.get("/admin/accounts/tokenevent/")
+    assert page.status_code == 200
+    assert "audited bot" in page.content.decode() and "198.51.100.4" in page.content.decode()

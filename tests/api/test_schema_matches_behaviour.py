@@ -104,7 +104,7 @@ def test_the_error_responses_are_documented_with_one_component(schema):
         ("post", "/api/v1/games/{id}/actions/"): {"400", "401", "403", "404", "409", "422",
                                                   "429"},
         ("get", "/api/v1/games/{id}/"): {"401", "404", "429"},
-        ("post", "/api/v1/auth/token/"): {"400", "429"},
+        ("post", "/api/v1/auth/token/"): {"400", "403", "429"},
         ("post", "/api/v1/games/{id}/resign/"): {"401", "403", "404", "409", "429"},
     }
     for (method, path), codes in expected.items():
