@@ -982,7 +982,7 @@ def game_resign(*, game_id: int, user, now: datetime | None = None) -> Game:
             game.seats.update(deadline_at=None, turn_started_at=None, remind_at=None)
             _emit(game.pk, "finished", list(range(game.num_players)))
         else:
-            _emit(game.pk, "replaced_by_bot", [seat.number], timeouts=seat.timeout_count)
+            _emit(game.pk, "resigned", [seat.number])
             _schedule_follow_ups(game)
     return game
 

@@ -119,6 +119,10 @@ def test_resigning_hands_the_seat_to_a_bot_until_one_player_is_left(tmp_path):
     # The bot plays the resigned seat: the game moves on with the other two.
     game.refresh_from_db()
     assert 0 not in selectors.awaiting_seats(game)
+    from notifications.models import Notification
+
+    # No "your time ran out, take your seat back" message for a player who resigned.
+    assert not Notification.objects.filter(user=users[0], kind="timed_out").exists()
 
     with committed():
         last = token_client(users[1]).post(f"/api/v1/games/{game.pk}/resign/")
