@@ -91,6 +91,8 @@ MIDDLEWARE = [
     # If-None-Match: pollers of a game or its log download nothing until it changes.
     "django.middleware.http.ConditionalGetMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
+    # /api/v1/... with or without the final slash (the schema names paths without it).
+    "games.api.middleware.ApiTrailingSlashMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
@@ -337,7 +339,8 @@ SPECTACULAR_SETTINGS = {
     "REDOC_DIST": "SIDECAR",
     "COMPONENT_SPLIT_REQUEST": True,
     "POSTPROCESSING_HOOKS": ["drf_spectacular.hooks.postprocess_schema_enums",
-                             "games.api.schema.declare_nullable_types"],
+                             "games.api.schema.declare_nullable_types",
+                             "games.api.schema.paths_without_trailing_slash"],
     # Several models have a `status`; name each enum after its model so clients get stable names.
     "ENUM_NAME_OVERRIDES": {
         "GameStatusEnum": "games.models.GameStatus",

@@ -89,3 +89,11 @@ def declare_nullable_types(result, generator, request, public):
 
     visit(result)
     return result
+
+
+def paths_without_trailing_slash(result, generator, request, public):
+    """The schema names each path without its final "/" (both forms are served:
+    games.api.middleware), as OpenAPI tools expect."""
+    result["paths"] = {path.rstrip("/") if path.startswith("/api/v1/") else path: item
+                       for path, item in result["paths"].items()}
+    return result

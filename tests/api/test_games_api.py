@@ -252,10 +252,11 @@ def test_openapi_schema_and_docs():
     schema = client.get("/api/schema/", HTTP_ACCEPT="application/vnd.oai.openapi+json")
     assert schema.status_code == 200
     paths = schema.json()["paths"]
-    for path in ["/api/v1/auth/token/", "/api/v1/engines/", "/api/v1/games/",
-                 "/api/v1/games/{id}/", "/api/v1/games/{id}/join/", "/api/v1/games/{id}/leave/",
-                 "/api/v1/games/{id}/start/", "/api/v1/games/{id}/actions/",
-                 "/api/v1/games/{id}/log/"]:
+    # Named without the final "/" (OpenAPI tools expect it); both forms are served.
+    for path in ["/api/v1/auth/token", "/api/v1/engines", "/api/v1/games",
+                 "/api/v1/games/{id}", "/api/v1/games/{id}/join", "/api/v1/games/{id}/leave",
+                 "/api/v1/games/{id}/start", "/api/v1/games/{id}/actions",
+                 "/api/v1/games/{id}/log"]:
         assert path in paths, path
     assert client.get("/api/docs/").status_code == 200
 

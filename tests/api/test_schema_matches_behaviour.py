@@ -101,11 +101,11 @@ def test_the_error_responses_are_documented_with_one_component(schema):
     error = schema["components"]["schemas"]["Error"]
     assert sorted(error["required"]) == ["code", "details", "message"]
     expected = {
-        ("post", "/api/v1/games/{id}/actions/"): {"400", "401", "403", "404", "409", "422",
+        ("post", "/api/v1/games/{id}/actions"): {"400", "401", "403", "404", "409", "422",
                                                   "429"},
-        ("get", "/api/v1/games/{id}/"): {"401", "404", "429"},
-        ("post", "/api/v1/auth/token/"): {"400", "403", "429"},
-        ("post", "/api/v1/games/{id}/resign/"): {"401", "403", "404", "409", "429"},
+        ("get", "/api/v1/games/{id}"): {"401", "404", "429"},
+        ("post", "/api/v1/auth/token"): {"400", "403", "429"},
+        ("post", "/api/v1/games/{id}/resign"): {"401", "403", "404", "409", "429"},
     }
     for (method, path), codes in expected.items():
         responses = schema["paths"][path][method]["responses"]
@@ -120,7 +120,7 @@ def test_the_error_responses_are_documented_with_one_component(schema):
 def test_the_legal_action_listing_is_documented_as_served(schema):
     game, users = started_game(3, engine="seven_wonders", seed="listing")
     served = token_client(users[0]).get(f"/api/v1/games/{game.pk}/actions/").json()
-    documented = schema["paths"]["/api/v1/games/{id}/actions/"]["get"]
+    documented = schema["paths"]["/api/v1/games/{id}/actions"]["get"]
     response = documented["responses"]["200"]["content"]["application/json"]["schema"]
     assert response["type"] == "array" and isinstance(served, list) and served
     assert not any(p["name"] in ("page", "page_size") for p in documented.get("parameters", []))
@@ -149,3 +149,23 @@ def test_real_error_bodies_match_the_error_component(schema):
     unknown = APIClient().get("/api/v1/no/such/place/")
     assert unknown.status_code == 404 and unknown["Content-Type"] == "application/json"
     jsonschema.validate(unknown.json(), error)
+
+
+def test_every_documented_path_is_served_with_and_without_the_final_slash(schema):
+    game, users = started_game(3, engine="seven_wonders", seed="slashes")
+    player = token_client(users[0])
+    assert all(not path.endswith("/") for path in schema["paths"])
+    for path in ("/api/v1/games/{id}", "/api/v1/games/{id}/actions", "/api/v1/games/{id}/log",
+                 "/api/v1/engines/{slug}", "/api/v1/me/games"):
+        url = path.format(id=game.pk, slug="seven_wonders")
+        bare, slashed = player.get(url), player.get(f"{url}/")
+        assert bare.status_code == slashed.status_code == 200, (url, bare.status_code)
+        assert bare.json() == slashed.json()
+    legal = player.get(f"/api/v1/games/{game.pk}/actions").json()
+    moved = player.post(f"/api/v1/games/{game.pk}/actions",
+                        {"action": legal[0]["action"], "version": game.version}, format="json")
+    assert moved.status_code == 200, moved.content
+    login = APIClient().post("/api/v1/auth/token", {"username": "nobody", "password": "x"},
+                             format="json")
+    assert login.status_code == 400 and login.json()["code"] == "invalid"
+    assert APIClient().get("/api/v1/no/such/place").json()["code"] == "not_found"

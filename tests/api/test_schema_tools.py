@@ -1,5 +1,5 @@
-"""The OpenAPI schema as client authors' tools read it: Redocly's `recommended` lint (the
-project's redocly.yaml) and openapi-spec-validator find no error, and TypeScript types made by
+"""The OpenAPI schema as client authors' tools read it: Redocly's `recommended` lint and
+openapi-spec-validator find no error, and TypeScript types made by
 openapi-typescript compile with `tsc --strict`. The npm tools are pinned in tools/api-clients
 (`make install` runs `npm ci` there)."""
 
@@ -57,7 +57,7 @@ def test_typescript_types_from_the_schema_compile_strictly(schema, tmp_path):
     usage = tmp_path / "client.ts"
     usage.write_text(
         'import type { components, paths } from "./turnpost";\n'
-        'type Legal = paths["/api/v1/games/{id}/actions/"]["get"]["responses"]["200"]'
+        'type Legal = paths["/api/v1/games/{id}/actions"]["get"]["responses"]["200"]'
         '["content"]["application/json"];\n'
         'export function first(legal: Legal): components["schemas"]["ActionSubmitRequest"] {\n'
         '  return { action: legal[0].action, version: 0 };\n'
