@@ -6,6 +6,9 @@ PORT ?= 8000
 # Links in emails follow the port `make run` serves on, unless SITE_URL is set.
 SITE_URL ?= http://127.0.0.1:$(PORT)
 INSTALLED := $(VENV)/.installed
+# npm tools the tests use (Redocly, openapi-typescript, tsc, axe-core), pinned by the lock file.
+NODE_TOOLS := tools/node
+NODE_INSTALLED := $(NODE_TOOLS)/node_modules/.installed
 
 .PHONY: install run test test-fast fuzz migrate lint bench clean
 
@@ -15,7 +18,12 @@ $(INSTALLED): pyproject.toml
 	$(PY) -m pip install --quiet -e ".[dev]"
 	touch $@
 
-install: $(INSTALLED)
+$(NODE_INSTALLED): $(NODE_TOOLS)/package.json $(NODE_TOOLS)/package-lock.json
+	@if command -v npm >/dev/null; then \
+		cd $(NODE_TOOLS) && npm ci --no-audit --no-fund --loglevel=error && touch node_modules/.installed; \
+	else echo "npm not found: the API schema and accessibility checks will skip (CI installs it)"; fi
+
+install: $(INSTALLED) $(NODE_INSTALLED)
 
 migrate: install
 	$(PY) manage.py migrate --noinput
@@ -26,13 +34,7 @@ run: migrate
 	PATH="$(CURDIR)/$(VENV)/bin:$$PATH" WEB_PORT=$(PORT) SITE_URL="$(SITE_URL)" \
 		exec $(VENV)/bin/honcho -f Procfile.dev start
 
-# axe-core for the browser tests' accessibility checks, pinned in package-lock.json.
-NODE_TOOLS := node_modules/.installed
-$(NODE_TOOLS): package.json package-lock.json
-	if command -v npm >/dev/null; then npm ci --no-audit --no-fund --loglevel=error && touch $@; \
-	else echo "npm not found: the browser tests' accessibility checks will be skipped"; fi
-
-test: install $(NODE_TOOLS)
+test: install
 	$(PY) -m pytest $(PYTEST_ARGS)
 
 # Engines only, without Django: the quick loop while working on rules.

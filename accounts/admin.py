@@ -5,7 +5,7 @@ from django.contrib import admin
 from django.contrib.auth.admin import UserAdmin
 from django.contrib.auth.decorators import login_required
 
-from accounts.models import Sanction, User, Vacation
+from accounts.models import Sanction, TokenEvent, User, Vacation
 from games import moderation
 from games.admin_actions import KeptRecordsMixin, ReasonForm, SuspendForm, moderation_action
 
@@ -88,3 +88,22 @@ class SanctionAdmin(KeptRecordsMixin, admin.ModelAdmin):
 
     def has_sanction_permission(self, request):
         return request.user.has_perm(moderation.SANCTION_USERS)
+
+
+@admin.register(TokenEvent)
+class TokenEventAdmin(admin.ModelAdmin):
+    """The audit of API tokens: every creation and revocation, read-only."""
+
+    list_display = ("at", "kind", "token", "via", "ip_address")
+    list_filter = ("kind", "via")
+    search_fields = ("token__user__username", "token__name", "token__prefix")
+    readonly_fields = ("token", "kind", "via", "ip_address", "at")
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False

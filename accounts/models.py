@@ -94,8 +94,11 @@ class User(AbstractUser):
             if revoke_tokens:
                 from rest_framework.authtoken.models import Token
 
+                from accounts.tokens import revoke_all
+
                 # A token outliving a password change would keep a thief in after the reset.
                 Token.objects.filter(user_id=self.pk).delete()
+                revoke_all(self, reason="password changed")
 
     def _password_change_pending(self, update_fields) -> bool:
         """Whether this save stores a new password: set_password() was called (Django's own
@@ -222,3 +225,51 @@ def restriction_message(sanction: Sanction) -> str:
         return "Your account is banned: you can no longer play, chat or create games."
     return (f"Your account is suspended until {sanction.ends_at:%d %B %Y %H:%M} UTC: you cannot "
             "play, chat or create games until then.")
+
+
+class TokenScope(models.TextChoices):
+    READ = "read", "Read your games, their logs and your account"
+    PLAY = "play", "Make moves, join, start, resign and invite"
+    CHAT = "chat", "Write in game chats"
+
+
+class PersonalAccessToken(models.Model):
+    """An API token the player made (accounts.tokens): only its SHA-256 digest is kept; the
+    token itself is shown once, when it is made."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
+                             related_name="access_tokens")
+    name = models.CharField(max_length=60)
+    digest = models.CharField(max_length=64, unique=True)
+    #: The token's first characters, so the player can tell their tokens apart.
+    prefix = models.CharField(max_length=16)
+    scopes = models.JSONField(default=list)
+    created_at = models.DateTimeField(auto_now_add=True)
+    last_used_at = models.DateTimeField(null=True, blank=True)
+    expires_at = models.DateTimeField(null=True, blank=True)
+    revoked_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.prefix}…) of {self.user}"
+
+
+class TokenEvent(models.Model):
+    """The audit of a player's tokens: every creation and revocation, and by what."""
+
+    class Kind(models.TextChoices):
+        CREATED = "created"
+        REVOKED = "revoked"
+
+    token = models.ForeignKey(PersonalAccessToken, on_delete=models.CASCADE,
+                              related_name="events")
+    kind = models.CharField(max_length=10, choices=Kind.choices)
+    #: How: "account page", "api", "password login", "password changed".
+    via = models.CharField(max_length=40)
+    ip_address = models.GenericIPAddressField(null=True, blank=True)
+    at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-at", "-id"]

@@ -1,10 +1,12 @@
 from django.urls import path
 
-from accounts import views
+from accounts import token_views, views
 
 app_name = "accounts"
 urlpatterns = [
     path("", views.profile, name="profile"),
     path("vacations/", views.vacations, name="vacations"),
     path("vacations/<int:vacation_id>/end/", views.vacation_cancel, name="vacation_end"),
+    path("tokens/", token_views.tokens, name="tokens"),
+    path("tokens/<int:token_id>/revoke/", token_views.token_revoke, name="token_revoke"),
 ]

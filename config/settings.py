@@ -91,6 +91,8 @@ MIDDLEWARE = [
     # If-None-Match: pollers of a game or its log download nothing until it changes.
     "django.middleware.http.ConditionalGetMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
+    # /api/v1/... with or without the final slash (the schema names paths without it).
+    "games.api.middleware.ApiTrailingSlashMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
@@ -299,7 +301,7 @@ REST_FRAMEWORK = {
     "EXCEPTION_HANDLER": "games.api.errors.exception_handler",
     # JSON only (forms are for the HTML pages), bounded in size and depth: see games/api/parsers.py.
     "DEFAULT_PARSER_CLASSES": ["games.api.parsers.BoundedJSONParser"],
-    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "DEFAULT_SCHEMA_CLASS": "games.api.schema.ErrorDocumentingSchema",
     "TEST_REQUEST_DEFAULT_FORMAT": "json",
 }
 # Browser clients on other sites (a web client of the API) from these origins only, and only
@@ -312,7 +314,23 @@ CORS_PREFLIGHT_MAX_AGE = 86400
 
 SPECTACULAR_SETTINGS = {
     "TITLE": "Turnpost API",
-    "DESCRIPTION": "Play heavy board games slowly: lobby, moves and logs for third-party clients.",
+    "DESCRIPTION": (
+        "Play heavy board games slowly: lobby, moves and logs for third-party clients.\n\n"
+        "Authenticate with a personal access token (`Authorization: Bearer <token>`). Every "
+        "error answers `{code, message, details}`. The actions and views of each game are "
+        "described as JSON Schemas at `GET /api/v1/engines/{slug}/`.\n\n"
+        "Writing a bot or an app? Start with the guide [Writing a client](/api/writing-a-client/)."
+    ),
+    "SERVERS": [{"url": SITE_URL, "description": "This server"}],
+    "TAGS": [
+        {"name": "account", "description": "Who you are, and your games."},
+        {"name": "tokens", "description": "Personal access tokens and the password login."},
+        {"name": "engines", "description": "The games on offer, their options and JSON Schemas."},
+        {"name": "games", "description": "The lobby and a game's life: create, join, start."},
+        {"name": "moves", "description": "Legal actions, moves, resigning, log and export."},
+        {"name": "chat", "description": "A game's chat."},
+        {"name": "moderation", "description": "Reports to the moderators."},
+    ],
     "VERSION": "1.0.0",
     "SERVE_INCLUDE_SCHEMA": False,
     # The docs pages load Swagger UI and Redoc from our static files, never from a CDN.
@@ -320,6 +338,9 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
     "COMPONENT_SPLIT_REQUEST": True,
+    "POSTPROCESSING_HOOKS": ["drf_spectacular.hooks.postprocess_schema_enums",
+                             "games.api.schema.declare_nullable_types",
+                             "games.api.schema.paths_without_trailing_slash"],
     # Several models have a `status`; name each enum after its model so clients get stable names.
     "ENUM_NAME_OVERRIDES": {
         "GameStatusEnum": "games.models.GameStatus",
@@ -342,6 +363,9 @@ else:
         "processed_folder": str(_broker_dir / "processed"),
         "control_folder": str(_broker_dir / "control"),
         "store_processed": False,
+        # Seconds between looks into the queue folder when it is empty (kombu's default is 1):
+        # a worker picks up a move's follow-up within about this long.
+        "polling_interval": env.float("FILESYSTEM_BROKER_POLL_SECONDS", default=0.05),
     }
 CELERY_TASK_DEFAULT_QUEUE = env.str("CELERY_QUEUE", default="celery")
 #: Sending email has its own queue and worker, so a slow or hung mail server never delays

@@ -10,6 +10,8 @@ from drf_spectacular.views import (
     SpectacularSwaggerSplitView,
 )
 
+from games.api.guide import writing_a_client
+
 # Swagger UI and Redoc come from our static files (drf-spectacular-sidecar), so the docs work
 # offline. Swagger UI's start-up script is served from our own URL (the split view); the pages'
 # inline style rules, and Redoc's web worker (a blob: URL), need exceptions to the site's CSP.
@@ -29,6 +31,7 @@ urlpatterns = [
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("api/docs/", _api_docs, name="api-docs"),
     path("api/redoc/", _api_redoc, name="api-redoc"),
+    path("api/writing-a-client/", writing_a_client, name="api-guide"),
     # Developer pages answer 404 unless DEBUG is on.
     path("dev/", include("notifications.dev_urls")),
     # Inbound email webhooks for play by email (any django-anymail provider; see

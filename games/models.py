@@ -124,6 +124,8 @@ class Seat(models.Model):
     # so that at most one such email is sent per game in between.
     turn_notified_at = models.DateTimeField(null=True, blank=True)
     timeout_count = models.PositiveSmallIntegerField(default=0)
+    # The player resigned: a bot plays the seat for good (it cannot be taken back).
+    resigned_at = models.DateTimeField(null=True, blank=True)
     joined_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

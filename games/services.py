@@ -949,6 +949,8 @@ def seat_take_back(*, game_id: int, user, seat_number: int | None = None,
         _require_unrestricted(seat.user)
         if not seat.is_bot:
             raise LobbyError("This seat is not played by a bot.")
+        if seat.resigned_at is not None:
+            raise LobbyError("This player resigned; the bot keeps the seat.")
         seat.is_bot = False
         seat.timeout_count = 0
         seat.save(update_fields=["is_bot", "timeout_count"])
@@ -976,6 +978,44 @@ def seat_hand_to_bot(*, game_id: int, seat_number: int) -> Game:
         seat.save(update_fields=["is_bot"])
         _emit(game.pk, "replaced_by_bot", [seat.number], timeouts=seat.timeout_count)
         _schedule_follow_ups(game)
+    return game
+
+
+def game_resign(*, game_id: int, user, now: datetime | None = None) -> Game:
+    """The player gives up their seat for good. The engine says what follows
+    (`Engine.resignation_ends_game`): a bot plays the seat on and the game continues, or the
+    game ends, the players still in it winning (docs/architecture-notes.md)."""
+    now = _now(now)
+    with transaction.atomic():
+        game = _locked_game(game_id)
+        if game.status != GameStatus.ACTIVE:
+            raise GameNotRunning("Only a running game can be resigned.")
+        seats = list(game.seats.select_related("user"))
+        seat = next((seat for seat in seats if seat.user_id == user.pk), None)
+        if seat is None:
+            raise NotAllowed("You have no seat in this game.")
+        if seat.resigned_at is not None:
+            raise LobbyError("You already resigned this game.")
+        seat.resigned_at = now
+        seat.is_bot = True
+        seat.save(update_fields=["resigned_at", "is_bot"])
+        staying = [other.number for other in seats
+                   if other.user_id and other.resigned_at is None and other.pk != seat.pk]
+        engine = _engine_for(game.engine)
+        if engine.resignation_ends_game(game.num_players, len(staying)):
+            _transition(game, GameStatus.FINISHED)
+            game.finished_at = now
+            game.needs_resolution = False
+            with _engine_guard(game, "resign", seat.number):
+                standing = engine.result(game.state)  # the position scored as it stands
+            game.result = {**standing, "winners": staying, "by_resignation": True,
+                           "resigned": sorted(s.number for s in seats if s.resigned_at)}
+            game.save()
+            game.seats.update(deadline_at=None, turn_started_at=None, remind_at=None)
+            _emit(game.pk, "finished", list(range(game.num_players)))
+        else:
+            _emit(game.pk, "resigned", [seat.number])
+            _schedule_follow_ups(game)
     return game
 
 

@@ -43,12 +43,23 @@ def _postgres_missing() -> str | None:
     return None
 
 
+def _node_tools_missing() -> str | None:
+    bin_dir = Path(__file__).resolve().parents[1] / "tools/node/node_modules/.bin"
+    missing = [tool for tool in ("redocly", "openapi-typescript", "tsc")
+               if not (bin_dir / tool).exists()]
+    if missing:
+        return f"npm tools missing: {', '.join(missing)} (make install runs npm ci)"
+    return None
+
+
 def _missing_for(item) -> list[str]:
     reasons = []
     markers = {mark.name for mark in item.iter_markers()}
     if {"postgres", "celery_worker"} & markers and (reason := _postgres_missing()):
         reasons.append(reason)
     if {"redis", "celery_worker"} & markers and (reason := _redis_reachable()):
+        reasons.append(reason)
+    if "node_tools" in markers and (reason := _node_tools_missing()):
         reasons.append(reason)
     if "browser" in markers and not os.path.exists(CHROMIUM):
         reasons.append(f"no Chromium at {CHROMIUM} (apt-get install chromium)")

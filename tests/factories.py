@@ -21,6 +21,16 @@ class UserFactory(factory.django.DjangoModelFactory):
             user.save()
 
 
+def confirm_email(user):
+    """The player followed the confirmation link (the token login needs it where the site asks
+    for confirmed addresses)."""
+    from allauth.account.models import EmailAddress
+
+    EmailAddress.objects.update_or_create(user=user, email=user.email,
+                                          defaults={"verified": True, "primary": True})
+    return user
+
+
 def committed():
     """Runs the on-commit follow-ups (resolution, bot moves, deliveries) as a real commit would."""
     from django.test import TestCase

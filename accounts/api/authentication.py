@@ -1,6 +1,8 @@
 """API tokens in either header form client libraries send: `Authorization: Token <key>` (DRF's)
 and `Authorization: Bearer <key>` (OAuth-style, what most generated clients send). A header of
-either scheme with a wrong or malformed token is a 401, never an anonymous request."""
+either scheme with a wrong, malformed, revoked or expired token is a 401, never an anonymous
+request. Personal access tokens (accounts.tokens, `tp_…`) carry scopes; a key without the
+prefix is a token from the password login of earlier versions (every scope)."""
 
 from __future__ import annotations
 
@@ -8,6 +10,8 @@ from django.utils.translation import gettext_lazy as _
 from drf_spectacular.extensions import OpenApiAuthenticationExtension
 from rest_framework import exceptions
 from rest_framework.authentication import TokenAuthentication, get_authorization_header
+
+from accounts.tokens import TOKEN_PREFIX, TokenInvalid, token_authenticate
 
 TOKEN_SCHEMES = (b"token", b"bearer")
 
@@ -25,6 +29,12 @@ class TokenOrBearerAuthentication(TokenAuthentication):
         except UnicodeError:
             raise exceptions.AuthenticationFailed(
                 _("Invalid token header: the token has characters a token never has.")) from None
+        if key.startswith(TOKEN_PREFIX):
+            try:
+                token = token_authenticate(key)
+            except TokenInvalid as error:
+                raise exceptions.AuthenticationFailed(str(error)) from None
+            return token.user, token
         return self.authenticate_credentials(key)
 
     def authenticate_header(self, request) -> str:
@@ -39,5 +49,6 @@ class TokenOrBearerScheme(OpenApiAuthenticationExtension):
 
     def get_security_definition(self, auto_schema):
         return {"type": "http", "scheme": "bearer",
-                "description": "An API token from POST /api/v1/auth/token/, sent as "
+                "description": "A personal access token (made on the account page or with "
+                               "POST /api/v1/tokens/, or by POST /api/v1/auth/token/), sent as "
                                "`Authorization: Bearer <token>` (`Token <token>` also works)."}

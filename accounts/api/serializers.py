@@ -1,7 +1,8 @@
 from allauth.account.models import EmailAddress
 from rest_framework import serializers
 
-from accounts.models import User, validate_display_name
+from accounts.models import PersonalAccessToken, TokenScope, User, validate_display_name
+from accounts.tokens import MAX_TOKEN_DAYS
 
 
 class TokenRequestSerializer(serializers.Serializer):
@@ -12,8 +13,40 @@ class TokenRequestSerializer(serializers.Serializer):
 
 
 class TokenSerializer(serializers.Serializer):
-    token = serializers.CharField()
+    token = serializers.CharField(help_text="Send it as `Authorization: Bearer <token>`.")
     username = serializers.CharField()
+
+
+class AccessTokenSerializer(serializers.ModelSerializer):
+    """One of the caller's personal access tokens (never the token itself)."""
+
+    scopes = serializers.ListField(child=serializers.ChoiceField(choices=TokenScope.choices))
+    revoked = serializers.SerializerMethodField()
+
+    class Meta:
+        model = PersonalAccessToken
+        fields = ("id", "name", "prefix", "scopes", "created_at", "last_used_at", "expires_at",
+                  "revoked", "revoked_at")
+
+    def get_revoked(self, token) -> bool:
+        return token.revoked_at is not None
+
+
+class AccessTokenCreatedSerializer(AccessTokenSerializer):
+    token = serializers.CharField(help_text="The token: shown this once, never again.")
+
+    class Meta(AccessTokenSerializer.Meta):
+        fields = (*AccessTokenSerializer.Meta.fields, "token")
+
+
+class AccessTokenCreateSerializer(serializers.Serializer):
+    name = serializers.CharField(max_length=60, help_text="What the token is for.")
+    scopes = serializers.ListField(
+        child=serializers.ChoiceField(choices=TokenScope.choices), min_length=1,
+        help_text="`read` (games, logs, account), `play` (moves, lobby), `chat`.")
+    expires_in_days = serializers.IntegerField(
+        required=False, min_value=1, max_value=MAX_TOKEN_DAYS,
+        help_text="Days until the token expires; without it the token lasts until revoked.")
 
 
 class UserSerializer(serializers.ModelSerializer):

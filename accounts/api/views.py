@@ -1,20 +1,54 @@
-"""POST /api/v1/auth/token/: exchange username-or-email + password for an API token.
+"""Tokens and the caller's account.
 
-Two limits hold: API_THROTTLE_TOKEN requests a minute per client address (the address comes
-from REMOTE_ADDR, or from X-Forwarded-For only as far as NUM_PROXIES trusted proxies wrote it),
-and allauth's failed-login allowance per account, shared with the web login form."""
+POST /api/v1/auth/token/ exchanges username-or-email + password for a personal access token
+with every scope (a confirmed email address is needed when ACCOUNT_EMAIL_VERIFICATION is
+"mandatory", as for the web login). Two limits hold: API_THROTTLE_TOKEN requests a minute per
+client address (REMOTE_ADDR, or X-Forwarded-For only as far as NUM_PROXIES trusted proxies
+wrote it), and allauth's failed-login allowance per account, shared with the web login form.
 
+/api/v1/tokens/ lists and makes personal access tokens; DELETE /api/v1/tokens/{id}/ revokes
+one. A token can only make tokens with scopes it has itself, lasting no longer than itself."""
+
+from datetime import timedelta
+
+from allauth.account.models import EmailAddress
 from django.conf import settings
+from django.utils import timezone
 from drf_spectacular.utils import extend_schema
 from rest_framework import permissions, serializers, status
-from rest_framework.authtoken.models import Token
+from rest_framework.exceptions import NotFound
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from accounts.api.serializers import MeSerializer, TokenRequestSerializer, TokenSerializer
+from accounts.api.permissions import InsufficientScope, TokenScopeRequired
+from accounts.api.serializers import (
+    AccessTokenCreatedSerializer,
+    AccessTokenCreateSerializer,
+    AccessTokenSerializer,
+    MeSerializer,
+    TokenRequestSerializer,
+    TokenSerializer,
+)
+from accounts.models import PersonalAccessToken
 from accounts.services import LoginLocked, password_login
+from accounts.tokens import ALL_SCOPES, TokenError, token_create, token_revoke, tokens_of
 from games.api.errors import error_body
 from games.api.throttling import FailOpenScopedRateThrottle
+from games.exceptions import GameError, NotAllowed
+
+
+class TokenRefused(GameError):
+    code = "invalid_token_request"
+    status = 400
+
+
+def _client_ip(request) -> str | None:
+    return request.META.get("REMOTE_ADDR") or None
+
+
+def _email_confirmed(user) -> bool:
+    return EmailAddress.objects.filter(user=user, email__iexact=user.email,
+                                       verified=True).exists()
 
 
 class ObtainTokenView(APIView):
@@ -22,8 +56,15 @@ class ObtainTokenView(APIView):
     authentication_classes: list = []
     throttle_classes = [FailOpenScopedRateThrottle]
     throttle_scope = "token"
+    schema_more_errors = (403,)  # an unconfirmed email address
 
-    @extend_schema(request=TokenRequestSerializer, responses={200: TokenSerializer})
+    @extend_schema(
+        operation_id="login_with_password", tags=["tokens"],
+        summary="Get a token for a username (or email) and password",
+        description="Makes a personal access token with every scope, named after this login. "
+                    "Needs a confirmed email address where the site asks for one; failed logins "
+                    "are limited per account and per address (429 with Retry-After).",
+        request=TokenRequestSerializer, responses={200: TokenSerializer})
     def post(self, request):
         serializer = TokenRequestSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
@@ -42,15 +83,76 @@ class ObtainTokenView(APIView):
         if user is None:
             raise serializers.ValidationError(
                 "Unable to log in with those credentials.", code="authorization")
-        token, _ = Token.objects.get_or_create(user=user)
-        return Response({"token": token.key, "username": user.username}, status=status.HTTP_200_OK)
+        if settings.ACCOUNT_EMAIL_VERIFICATION == "mandatory" and not _email_confirmed(user):
+            raise NotAllowed("Confirm your email address first: follow the link in the email "
+                             "we sent when you signed up.", details={"email_confirmed": False})
+        _, raw = token_create(user=user, name=f"Password login {timezone.now():%Y-%m-%d %H:%M}",
+                              scopes=ALL_SCOPES, via="password login",
+                              ip_address=_client_ip(request))
+        return Response({"token": raw, "username": user.username}, status=status.HTTP_200_OK)
+
+
+class AccessTokenListView(APIView):
+    permission_classes = [permissions.IsAuthenticated, TokenScopeRequired]
+    write_scope = None  # any token may make tokens within its own scopes (checked below)
+
+    @extend_schema(operation_id="list_tokens", tags=["tokens"],
+                   summary="List my personal access tokens",
+                   responses={200: AccessTokenSerializer(many=True)})
+    def get(self, request):
+        return Response(AccessTokenSerializer(tokens_of(request.user), many=True).data)
+
+    @extend_schema(operation_id="create_token", tags=["tokens"],
+                   summary="Make a personal access token (shown once)",
+                   request=AccessTokenCreateSerializer,
+                   responses={201: AccessTokenCreatedSerializer})
+    def post(self, request):
+        serializer = AccessTokenCreateSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        data = serializer.validated_data
+        days = data.get("expires_in_days")
+        expires_at = timezone.now() + timedelta(days=days) if days else None
+        caller = request.auth
+        if isinstance(caller, PersonalAccessToken):
+            missing = [scope for scope in data["scopes"] if scope not in caller.scopes]
+            if missing:
+                raise InsufficientScope(
+                    f"This token cannot make a token with the '{missing[0]}' scope it lacks.",
+                    details={"required_scope": missing[0]})
+            if caller.expires_at and (expires_at is None or expires_at > caller.expires_at):
+                expires_at = caller.expires_at
+        try:
+            token, raw = token_create(user=request.user, name=data["name"], scopes=data["scopes"],
+                                      expires_at=expires_at, via="api",
+                                      ip_address=_client_ip(request))
+        except TokenError as error:
+            raise TokenRefused(str(error)) from None
+        body = {**AccessTokenSerializer(token).data, "token": raw}
+        return Response(body, status=status.HTTP_201_CREATED)
+
+
+class AccessTokenDetailView(APIView):
+    permission_classes = [permissions.IsAuthenticated, TokenScopeRequired]
+    write_scope = None  # revoking one's own token is always allowed
+
+    @extend_schema(operation_id="revoke_token", tags=["tokens"],
+                   summary="Revoke one of my personal access tokens",
+                   request=None, responses={204: None})
+    def delete(self, request, token_id: int):
+        try:
+            token_revoke(user=request.user, token_id=token_id, via="api",
+                         ip_address=_client_ip(request))
+        except TokenError as error:
+            raise NotFound(str(error)) from None
+        return Response(status=status.HTTP_204_NO_CONTENT)
 
 
 class MeView(APIView):
     """Who the token (or session) belongs to: the caller's own account."""
 
-    permission_classes = [permissions.IsAuthenticated]
+    permission_classes = [permissions.IsAuthenticated, TokenScopeRequired]
 
-    @extend_schema(responses={200: MeSerializer})
+    @extend_schema(operation_id="get_me", tags=["account"], summary="My account",
+                   responses={200: MeSerializer})
     def get(self, request):
         return Response(MeSerializer(request.user).data)

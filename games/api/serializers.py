@@ -37,6 +37,71 @@ class EngineSerializer(serializers.Serializer):
     options = serializers.ListField(child=serializers.DictField())
 
 
+class EngineDetailSerializer(EngineSerializer):
+    action_schema = serializers.DictField(
+        help_text="JSON Schema (2020-12) of this game's actions.")
+    view_schema = serializers.DictField(
+        help_text="JSON Schema (2020-12) of this game's views.")
+
+
+@extend_schema_field({"type": "object", "additionalProperties": True,
+                      "description": "A game action: an object with a `type`; its engine's "
+                                     "`action_schema` (GET /api/v1/engines/{slug}/) tells "
+                                     "the rest."})
+class EngineActionField(serializers.JSONField):
+    pass
+
+
+@extend_schema_field({"type": "object", "additionalProperties": True, "nullable": True,
+                      "description": "What the caller may see of the game (null before it "
+                                     "starts); its engine's `view_schema` describes it."})
+class EngineViewField(serializers.JSONField):
+    pass
+
+
+@extend_schema_field({"type": "object", "additionalProperties": True, "nullable": True,
+                      "description": "Once finished: `scores`, `winners` (seats) and the "
+                                     "engine's breakdown, or `by_resignation` with `winners` "
+                                     "and `resigned`."})
+class GameResultField(serializers.JSONField):
+    pass
+
+
+class ExportPlayerSerializer(serializers.Serializer):
+    seat = serializers.IntegerField(allow_null=True)
+    player = serializers.CharField()
+    username = serializers.CharField(allow_null=True)
+    is_bot = serializers.BooleanField()
+    resigned = serializers.BooleanField()
+
+
+class ExportEntrySerializer(serializers.Serializer):
+    sequence = serializers.IntegerField()
+    kind = serializers.CharField(help_text="`move` by a seat, or `resolve` (a system step).")
+    seat = serializers.IntegerField(allow_null=True)
+    payload = EngineActionField(allow_null=True,
+                                help_text="The action; null when hidden from the caller.")
+    hidden = serializers.BooleanField()
+    description = serializers.CharField()
+    at = serializers.DateTimeField()
+
+
+class GameExportSerializer(serializers.Serializer):
+    format = serializers.CharField()
+    format_version = serializers.IntegerField()
+    game = serializers.IntegerField()
+    engine = serializers.CharField()
+    rules_version = serializers.IntegerField()
+    status = serializers.CharField()
+    num_players = serializers.IntegerField()
+    options = serializers.DictField()
+    players = ExportPlayerSerializer(many=True)
+    version = serializers.IntegerField()
+    seed = serializers.CharField(allow_null=True, help_text="Only once the game is finished.")
+    actions = ExportEntrySerializer(many=True)
+    result = GameResultField(allow_null=True)
+
+
 class GameCreateSerializer(serializers.Serializer):
     engine = serializers.CharField(max_length=40)
     num_players = serializers.IntegerField()
@@ -163,7 +228,7 @@ class GameSummarySerializer(serializers.ModelSerializer):
 class GameDetailSerializer(GameSummarySerializer):
     your_seat = serializers.SerializerMethodField()
     view = serializers.SerializerMethodField()
-    result = serializers.JSONField(read_only=True)
+    result = GameResultField(read_only=True)
 
     class Meta(GameSummarySerializer.Meta):
         fields = (*GameSummarySerializer.Meta.fields, "your_seat", "view", "result")
@@ -171,7 +236,8 @@ class GameDetailSerializer(GameSummarySerializer):
     def get_your_seat(self, game) -> int | None:
         return selectors.viewer_seat_number(game, self.context["request"].user)
 
-    def get_view(self, game) -> dict | None:
+    @extend_schema_field(EngineViewField(allow_null=True))
+    def get_view(self, game):
         return selectors.game_view_for(game, self.context["request"].user)
 
 
@@ -216,12 +282,12 @@ class InviteSerializer(serializers.Serializer):
 
 class LegalActionSerializer(serializers.Serializer):
     index = serializers.IntegerField()
-    action = serializers.JSONField()
+    action = EngineActionField()
     description = serializers.CharField()
 
 
 class ActionSubmitSerializer(serializers.Serializer):
-    action = serializers.JSONField(help_text="One of the legal actions, exactly as listed.")
+    action = EngineActionField(help_text="One of the legal actions, exactly as listed.")
     version = serializers.IntegerField(
         min_value=0, help_text="The game version you saw; a stale one is refused with 409."
     )

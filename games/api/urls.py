@@ -1,17 +1,26 @@
 from django.urls import include, path
 from rest_framework.routers import SimpleRouter
 
-from accounts.api.views import MeView, ObtainTokenView
-from games.api.views import EngineListView, GameViewSet, MyGamesView, ReportCreateView
+from accounts.api.views import AccessTokenDetailView, AccessTokenListView, MeView, ObtainTokenView
+from games.api.views import (
+    EngineDetailView,
+    EngineListView,
+    GameViewSet,
+    MyGamesView,
+    ReportCreateView,
+)
 
 router = SimpleRouter()
 router.register("games", GameViewSet, basename="game")
 
 urlpatterns = [
     path("auth/token/", ObtainTokenView.as_view(), name="api-token"),
+    path("tokens/", AccessTokenListView.as_view(), name="api-tokens"),
+    path("tokens/<int:token_id>/", AccessTokenDetailView.as_view(), name="api-token-detail"),
     path("me/", MeView.as_view(), name="api-me"),
     path("me/games/", MyGamesView.as_view(), name="api-my-games"),
     path("engines/", EngineListView.as_view(), name="api-engines"),
+    path("engines/<slug:slug>/", EngineDetailView.as_view(), name="api-engine"),
     path("reports/", ReportCreateView.as_view(), name="api-reports"),
     path("", include(router.urls)),
 ]

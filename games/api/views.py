@@ -12,15 +12,18 @@ from rest_framework.exceptions import NotFound, ValidationError
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from accounts.api.permissions import TokenScopeRequired
 from games import selectors, services
 from games.api.serializers import (
     ActionResultSerializer,
     ActionSubmitSerializer,
     ChatMessageSerializer,
     ChatPostSerializer,
+    EngineDetailSerializer,
     EngineSerializer,
     GameCreateSerializer,
     GameDetailSerializer,
+    GameExportSerializer,
     GameSummarySerializer,
     InviteSerializer,
     LegalActionSerializer,
@@ -32,18 +35,17 @@ from games.api.serializers import (
     UndoSerializer,
 )
 from games.api.throttling import FailOpenUserRateThrottle
-from games.engines.registry import all_engines
+from games.engines.registry import UnknownEngine, all_engines, get_engine
+from games.export import game_export
 from games.models import ActionSource, GameStatus
 
 TRUE_WORDS = {"1", "true", "yes", "on"}
-
 
 #: Every GET answer carries an ETag (config.settings: ConditionalGetMiddleware).
 IF_NONE_MATCH = OpenApiParameter(
     "If-None-Match", OpenApiTypes.STR, OpenApiParameter.HEADER,
     description="The ETag of an earlier answer: 304 with no body while nothing changed.")
 NOT_MODIFIED = OpenApiResponse(description="Not modified since the ETag sent.")
-
 
 class ChatThrottle(FailOpenUserRateThrottle):
     """Writing is limited per player on top of the service's per-game limit; reading is not."""
@@ -53,18 +55,42 @@ class ChatThrottle(FailOpenUserRateThrottle):
     def allow_request(self, request, view):
         return request.method != "POST" or super().allow_request(request, view)
 
-
 class EngineListView(APIView):
-    permission_classes = [permissions.AllowAny]
+    permission_classes = [permissions.AllowAny, TokenScopeRequired]
 
-    @extend_schema(responses={200: EngineSerializer(many=True)})
+    @extend_schema(operation_id="list_engines", tags=["engines"], summary="List the games on offer",
+                   responses={200: EngineSerializer(many=True)})
     def get(self, request):
         return Response([engine.describe_engine() for engine in all_engines()])
 
+class EngineDetailView(APIView):
+    permission_classes = [permissions.AllowAny, TokenScopeRequired]
+
+    @extend_schema(
+        operation_id="get_engine", tags=["engines"],
+        summary="One game: its options and the JSON Schemas of its actions and views",
+        description="`action_schema` validates every action this game's legal-action listing "
+                    "can hold (what POST .../actions/ takes back); `view_schema` validates the "
+                    "`view` of a game of it, for any player or a spectator (JSON Schema "
+                    "2020-12).",
+        responses={200: EngineDetailSerializer})
+    def get(self, request, slug: str):
+        try:
+            engine = get_engine(slug)
+        except UnknownEngine:
+            raise NotFound(f"There is no game {slug!r}.") from None
+        return Response({**engine.describe_engine(), "action_schema": engine.action_schema(),
+                         "view_schema": engine.view_schema()})
 
 class GameViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
-    permission_classes = [permissions.IsAuthenticatedOrReadOnly]
+    permission_classes = [permissions.IsAuthenticatedOrReadOnly, TokenScopeRequired]
     serializer_class = GameSummarySerializer
+    #: For the schema: writes that depend on the game's state (409) or refuse a body (422).
+    schema_conflicts = ("create", "join", "leave", "start", "add_bot", "take_back", "actions",
+                        "resign", "invite", "undo")
+    schema_unprocessable = ("actions",)
+    #: The token scope writes need (the chat route asks for `chat` instead).
+    write_scope = "play"
     # Game ids are numbers: /games/abc/ is simply not found (404), never a lookup that fails.
     lookup_value_regex = r"[0-9]+"
 
@@ -92,6 +118,7 @@ class GameViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Gen
         return Response(GameDetailSerializer(game, context={"request": self.request}).data, code)
 
     @extend_schema(
+        operation_id="list_games", tags=["games"], summary="List games (the lobby)",
         parameters=[
             OpenApiParameter("status", OpenApiTypes.STR, enum=GameStatus.values),
             OpenApiParameter("mine", OpenApiTypes.BOOL, description="Only games I sit in."),
@@ -101,7 +128,9 @@ class GameViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Gen
     def list(self, request, *args, **kwargs):
         return super().list(request, *args, **kwargs)
 
-    @extend_schema(responses={200: GameDetailSerializer, 304: NOT_MODIFIED},
+    @extend_schema(operation_id="get_game", tags=["games"],
+                   summary="A game: seats, clocks and the view the caller may see",
+                   responses={200: GameDetailSerializer, 304: NOT_MODIFIED},
                    parameters=[IF_NONE_MATCH])
     def retrieve(self, request, *args, **kwargs):
         game = self.get_object()
@@ -110,6 +139,7 @@ class GameViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Gen
         return self._detail(game)
 
     @extend_schema(
+        operation_id="invite_player", tags=["games"], summary="Invite a player to an open game",
         request=InviteSerializer, responses={204: None},
         description="Invite someone, by username or email, to this open game. The answer is "
                     "the same whoever is named (an account or not, already invited or seated): "
@@ -124,14 +154,18 @@ class GameViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Gen
                              login=serializer.validated_data["username"])
         return Response(status=status.HTTP_204_NO_CONTENT)
 
-    @extend_schema(request=None, responses={200: GameDetailSerializer},
-                   description="Take your seat back from the bot that plays it.")
+    @extend_schema(operation_id="take_back_seat", tags=["games"],
+                   summary="Take your seat back from the bot",
+                   request=None, responses={200: GameDetailSerializer},
+                   description="Take your seat back from the bot that plays it (after timeouts "
+                               "or a moderator's decision; never after resigning).")
     @route(detail=True, methods=["post"], url_path="take-back")
     def take_back(self, request, pk=None):
         return self._detail(services.seat_take_back(game_id=self.get_object().pk,
                                                     user=request.user))
 
-    @extend_schema(request=GameCreateSerializer, responses={201: GameDetailSerializer})
+    @extend_schema(operation_id="create_game", tags=["games"], summary="Open a new game",
+                   request=GameCreateSerializer, responses={201: GameDetailSerializer})
     def create(self, request):
         serializer = GameCreateSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
@@ -148,32 +182,47 @@ class GameViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Gen
         )
         return self._detail(game, status.HTTP_201_CREATED)
 
-    @extend_schema(request=None, responses={200: GameDetailSerializer})
+    @extend_schema(operation_id="join_game", tags=["games"], summary="Take a seat in an open game",
+                   request=None, responses={200: GameDetailSerializer})
     @route(detail=True, methods=["post"])
     def join(self, request, pk=None):
         return self._detail(services.game_join(game_id=self.get_object().pk, user=request.user))
 
-    @extend_schema(request=None, responses={200: GameDetailSerializer})
+    @extend_schema(operation_id="leave_game", tags=["games"],
+                   summary="Leave an open game before it starts",
+                   request=None, responses={200: GameDetailSerializer})
     @route(detail=True, methods=["post"])
     def leave(self, request, pk=None):
         return self._detail(services.game_leave(game_id=self.get_object().pk, user=request.user))
 
-    @extend_schema(request=None, responses={200: GameDetailSerializer})
+    @extend_schema(operation_id="start_game", tags=["games"],
+                   summary="Start your game once its seats are filled",
+                   request=None, responses={200: GameDetailSerializer})
     @route(detail=True, methods=["post"])
     def start(self, request, pk=None):
         return self._detail(services.game_start(game_id=self.get_object().pk, user=request.user))
 
-    @extend_schema(request=None, responses={200: GameDetailSerializer})
+    @extend_schema(operation_id="add_bot", tags=["games"], summary="Seat a bot in your open game",
+                   request=None, responses={200: GameDetailSerializer})
     @route(detail=True, methods=["post"], url_path="add-bot")
     def add_bot(self, request, pk=None):
         return self._detail(services.game_add_bot(game_id=self.get_object().pk, user=request.user))
 
     @extend_schema(
-        methods=["GET"], request=None, responses={200: LegalActionSerializer(many=True)},
-        description="The caller's legal actions now, each with its describe text.",
+        methods=["GET"], operation_id="list_legal_actions", tags=["moves"],
+        summary="My legal actions now",
+        request=None, responses={200: LegalActionSerializer(many=True)},
+        description="The caller's legal actions now, in the engine's order, each with its "
+                    "text: a plain list (never paginated), empty when the caller has nothing "
+                    "to do. Each `action` validates against the engine's `action_schema` "
+                    "(GET /api/v1/engines/{slug}/); send one back unchanged to play it.",
     )
     @extend_schema(
-        methods=["POST"],
+        methods=["POST"], operation_id="submit_action", tags=["moves"],
+        summary="Play one of my legal actions",
+        description="Send one listed action exactly as listed, with the game version you saw. "
+                    "A version is stale (409) only when something changed your own choices "
+                    "since: other players' simultaneous picks do not.",
         request=ActionSubmitSerializer,
         responses={200: ActionResultSerializer},
         parameters=[
@@ -183,7 +232,7 @@ class GameViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Gen
             )
         ],
     )
-    @route(detail=True, methods=["get", "post"])
+    @route(detail=True, methods=["get", "post"], pagination_class=None)
     def actions(self, request, pk=None):
         game = self.get_object()
         if request.method == "GET":
@@ -211,6 +260,7 @@ class GameViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Gen
         return Response(body)
 
     @extend_schema(
+        operation_id="undo_move", tags=["moves"], summary="Take back your last move",
         request=UndoSerializer, responses={200: UndoResultSerializer},
         description="Takes back the caller's last move, back to the start of their turn, while "
         "nothing was revealed since (no die, no card, no other player's move): 409 "
@@ -226,11 +276,14 @@ class GameViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Gen
             expected_version=serializer.validated_data["version"], source=ActionSource.API)
         return Response(result.outcome)
 
-    @extend_schema(methods=["GET"], request=None,
-                   responses={200: ChatMessageSerializer(many=True)})
-    @extend_schema(methods=["POST"], request=ChatPostSerializer,
+    @extend_schema(methods=["GET"], operation_id="list_chat_messages", tags=["chat"],
+                   summary="Read a game's chat, newest first",
+                   request=None, responses={200: ChatMessageSerializer(many=True)})
+    @extend_schema(methods=["POST"], operation_id="post_chat_message", tags=["chat"],
+                   summary="Write in a game's chat", request=ChatPostSerializer,
                    responses={201: ChatMessageSerializer})
-    @route(detail=True, methods=["get", "post"], throttle_classes=[ChatThrottle])
+    @route(detail=True, methods=["get", "post"], throttle_classes=[ChatThrottle],
+           write_scope="chat")
     def chat(self, request, pk=None):
         """The game's chat: players write, spectators read (if the game allows spectators)."""
         game = self.get_object()
@@ -244,7 +297,9 @@ class GameViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Gen
                                      body=serializer.validated_data["body"])
         return Response(ChatMessageSerializer(message).data, status=status.HTTP_201_CREATED)
 
-    @extend_schema(responses={200: LogEntrySerializer(many=True), 304: NOT_MODIFIED}, parameters=[
+    @extend_schema(operation_id="list_log_entries", tags=["moves"],
+                   summary="A game's log, oldest first",
+                   responses={200: LogEntrySerializer(many=True), 304: NOT_MODIFIED}, parameters=[
         IF_NONE_MATCH,
         OpenApiParameter("since", OpenApiTypes.INT,
                          description="Only entries after this sequence number."),
@@ -264,14 +319,39 @@ class GameViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Gen
             LogEntrySerializer(page, many=True, context=context).data
         )
 
+    @extend_schema(
+        operation_id="resign_game", tags=["moves"], summary="Resign a running game",
+        request=None, responses={200: GameDetailSerializer},
+        description="Give up your seat for good. While at least two people still play, a bot "
+                    "plays your seat on and the game continues; when only one would be left, "
+                    "the game ends and the players still in it win (`result.by_resignation`).",
+    )
+    @route(detail=True, methods=["post"])
+    def resign(self, request, pk=None):
+        return self._detail(services.game_resign(game_id=self.get_object().pk, user=request.user))
+
+    @extend_schema(
+        operation_id="export_game", tags=["moves"], summary="Export a game's record",
+        responses={200: GameExportSerializer},
+        description="Options, players and every log entry's payload in order. A finished "
+                    "game's export also has the seed and the result: "
+                    "`python manage.py verify_export FILE` replays it. While a game runs, the "
+                    "seed is left out and so is the payload of any move the caller may not see "
+                    "(`hidden: true`).",
+    )
+    @route(detail=True, methods=["get"], pagination_class=None)
+    def export(self, request, pk=None):
+        game = self.get_object()
+        return Response(game_export(game, selectors.viewer_seat_number(game, request.user)))
 
 class MyGamesView(generics.ListAPIView):
     """The caller's games, their turn first, then by the nearest deadline."""
 
-    permission_classes = [permissions.IsAuthenticated]
+    permission_classes = [permissions.IsAuthenticated, TokenScopeRequired]
     serializer_class = MyGameSerializer
 
-    @extend_schema(parameters=[
+    @extend_schema(operation_id="list_my_games", tags=["account"],
+                   summary="My games, those awaiting my move first", parameters=[
         OpenApiParameter("awaiting", OpenApiTypes.BOOL,
                          description="Only games waiting for my move."),
         OpenApiParameter("status", OpenApiTypes.STR, enum=GameStatus.values,
@@ -294,13 +374,15 @@ class MyGamesView(generics.ListAPIView):
         return games.annotate(my_deadline=my_deadline).order_by(
             F("my_deadline").asc(nulls_last=True), "-id")
 
-
 class ReportCreateView(APIView):
     """Report a chat message, a player or a game to the moderators."""
 
-    permission_classes = [permissions.IsAuthenticated]
+    permission_classes = [permissions.IsAuthenticated, TokenScopeRequired]
+    write_scope = "chat"
 
-    @extend_schema(request=ReportCreateSerializer, responses={201: ReportSerializer})
+    @extend_schema(operation_id="create_report", tags=["moderation"],
+                   summary="Report a message, a player or a game",
+                   request=ReportCreateSerializer, responses={201: ReportSerializer})
     def post(self, request):
         serializer = ReportCreateSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)

@@ -180,6 +180,13 @@ class Engine(ABC):
 
     # ----- the end ----------------------------------------------------------------------------
 
+    def resignation_ends_game(self, num_players: int, players_staying: int) -> bool:
+        """Whether a resignation ends the game, `players_staying` people still playing (bots
+        aside). A race for points stays a race while two people run it: the resigned seat is
+        played on by the bot. With one person left the game ends and they win (the position
+        is scored with `result` as it stands, for the record)."""
+        return players_staying < 2
+
     @abstractmethod
     def is_over(self, state: State) -> bool: ...
 
@@ -187,6 +194,16 @@ class Engine(ABC):
     def result(self, state: State) -> dict[str, Any]:
         """{"scores": [int per seat], "breakdown": [{category: points} per seat],
         "winners": [seats]}, in the rulebook's scoring order and with its tie-breaks."""
+
+    # ----- described for clients ----------------------------------------------------------------
+
+    def action_schema(self) -> dict[str, Any]:
+        """A JSON Schema every legal action of this engine validates against."""
+        return {"type": "object", "required": ["type"]}
+
+    def view_schema(self) -> dict[str, Any]:
+        """A JSON Schema every view of this engine (any seat or a spectator) validates against."""
+        return {"type": "object"}
 
     # ----- shared helpers ---------------------------------------------------------------------
 

@@ -9,7 +9,7 @@ import pytest
 from django.urls import reverse
 from rest_framework.test import APIClient
 
-from tests.factories import PASSWORD, UserFactory
+from tests.factories import PASSWORD, UserFactory, confirm_email
 
 pytestmark = [pytest.mark.django_db, pytest.mark.redis]
 
@@ -22,7 +22,7 @@ def token_login(client, login, password, **extra):
 
 
 def test_a_spoofed_forwarded_for_does_not_escape_the_per_address_throttle():
-    user = UserFactory()
+    user = confirm_email(UserFactory())
     client = APIClient()
     statuses = [
         token_login(client, user.username, PASSWORD,
@@ -45,7 +45,7 @@ def test_trusted_proxies_name_the_client_with_the_address_they_append(settings):
 
     api_settings.reload()
     try:
-        user = UserFactory()
+        user = confirm_email(UserFactory())
         client = APIClient()
         spoofed = [
             token_login(client, user.username, PASSWORD,
@@ -63,7 +63,7 @@ def test_trusted_proxies_name_the_client_with_the_address_they_append(settings):
 
 
 def test_wrong_passwords_lock_the_account_from_any_address_until_the_window_passes(settings):
-    user = UserFactory()
+    user = confirm_email(UserFactory())
     client = APIClient()
     answers = []
     for attempt in range(55):
@@ -89,13 +89,13 @@ def test_wrong_passwords_lock_the_account_from_any_address_until_the_window_pass
     assert by_email.status_code == 429
 
     # Another account is not affected.
-    other = UserFactory()
+    other = confirm_email(UserFactory())
     assert token_login(client, other.username, PASSWORD,
                        REMOTE_ADDR="198.51.100.97").status_code == 200
 
 
 def test_the_lock_ends_when_the_window_passes(settings, time_machine):
-    user = UserFactory()
+    user = confirm_email(UserFactory())
     client = APIClient()
     time_machine.move_to("2026-03-01 10:00:00+00:00", tick=False)
     for attempt in range(5):
@@ -108,7 +108,7 @@ def test_the_lock_ends_when_the_window_passes(settings, time_machine):
 
 
 def test_web_and_api_logins_share_one_failure_counter(client):
-    user = UserFactory()
+    user = confirm_email(UserFactory())
     login_url = reverse("account_login")
     for attempt in range(3):
         page = client.post(login_url, {"login": user.username, "password": "wrong"},
@@ -129,7 +129,7 @@ def test_web_and_api_logins_share_one_failure_counter(client):
 
 
 def test_a_successful_login_does_not_use_up_the_allowance():
-    user = UserFactory()
+    user = confirm_email(UserFactory())
     client = APIClient()
     for attempt in range(8):
         assert token_login(client, user.username, PASSWORD,
@@ -149,7 +149,7 @@ def _token_for(user) -> str:
 
 
 def test_a_password_change_on_the_web_revokes_api_tokens(client):
-    user = UserFactory()
+    user = confirm_email(UserFactory())
     token = _token_for(user)
     assert _authorised(token) == 200
     client.force_login(user)
@@ -166,7 +166,7 @@ def test_a_password_change_on_the_web_revokes_api_tokens(client):
 def test_a_password_reset_revokes_api_tokens(client, mailoutbox):
     import re
 
-    user = UserFactory()
+    user = confirm_email(UserFactory())
     token = _token_for(user)
     client.post(reverse("account_reset_password"), {"email": user.email})
     link = re.search(r"https?://[^/\s]+(/accounts/password/reset/key/[^\s]+)",
@@ -183,7 +183,7 @@ def test_the_admin_setting_a_password_revokes_api_tokens(client):
     from django.contrib.auth import get_user_model
 
     admin = get_user_model().objects.create_superuser("root", "root@example.com", PASSWORD)
-    user = UserFactory()
+    user = confirm_email(UserFactory())
     token = _token_for(user)
     client.force_login(admin)
     url = reverse("admin:auth_user_password_change", args=[user.pk]).replace(
@@ -197,7 +197,7 @@ def test_the_admin_setting_a_password_revokes_api_tokens(client):
 
 @pytest.mark.parametrize("change", ["set_password", "set_unusable_password"])
 def test_any_saved_password_change_revokes_api_tokens(change):
-    user = UserFactory()
+    user = confirm_email(UserFactory())
     token = _token_for(user)
     if change == "set_password":
         user.set_password("set-Anywhere-secret-8")
@@ -208,7 +208,7 @@ def test_any_saved_password_change_revokes_api_tokens(change):
 
 
 def test_saving_other_fields_or_upgrading_the_hash_keeps_api_tokens(settings):
-    user = UserFactory()
+    user = confirm_email(UserFactory())
     token = _token_for(user)
     user.display_name = "Someone"
     user.save()
@@ -225,7 +225,7 @@ def test_saving_other_fields_or_upgrading_the_hash_keeps_api_tokens(settings):
 def test_without_the_cache_the_limits_fail_open_and_logins_still_work(settings, caplog):
     """Redis down: the counters cannot be kept, so logins go through (logged) instead of
     every login failing."""
-    user = UserFactory()
+    user = confirm_email(UserFactory())
     settings.CACHES = {"default": {
         "BACKEND": "django.core.cache.backends.redis.RedisCache",
         "LOCATION": "redis://127.0.0.1:8229/0",  # nothing listens there

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from rest_framework.test import APIClient
 
-from tests.factories import PASSWORD
+from tests.factories import PASSWORD, confirm_email
 
 
 def token_of(user) -> str:
+    confirm_email(user)
     response = APIClient().post("/api/v1/auth/token/",
                                 {"username": user.username, "password": PASSWORD}, format="json")
     assert response.status_code == 200, response.content

@@ -20,7 +20,7 @@ from games.engines.registry import BUILTIN_ENGINE_MODULES, get_engine
 from games.models import Game
 from tests.conftest import wait_for
 from tests.engines.toy import toy_engine
-from tests.factories import PASSWORD, UserFactory
+from tests.factories import PASSWORD, UserFactory, confirm_email
 from tests.perf.test_sweep_speed import ARTIFACTS
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
@@ -42,6 +42,7 @@ def _robot_speed_allowed(monkeypatch):
 
 
 def token_client(user) -> APIClient:
+    confirm_email(user)
     client = APIClient()
     response = client.post("/api/v1/auth/token/",
                            {"username": user.username, "password": PASSWORD}, format="json")

@@ -7,12 +7,13 @@ from django.test import TestCase
 from rest_framework.test import APIClient
 
 from games.models import Game
-from tests.factories import PASSWORD, UserFactory
+from tests.factories import PASSWORD, UserFactory, confirm_email
 
 pytestmark = pytest.mark.django_db
 
 
 def client_for(user) -> APIClient:
+    confirm_email(user)
     client = APIClient()
     response = client.post(
         "/api/v1/auth/token/", {"username": user.username, "password": PASSWORD}, format="json"
@@ -58,12 +59,18 @@ def create_started_game(players, count=2):
 
 
 def test_token_by_username_or_email_and_bad_credentials():
-    user = UserFactory()
+    user = confirm_email(UserFactory())
     client = APIClient()
     by_name = client.post("/api/v1/auth/token/", {"username": user.username, "password": PASSWORD})
     by_mail = client.post("/api/v1/auth/token/", {"username": user.email, "password": PASSWORD})
     assert by_name.status_code == by_mail.status_code == 200
-    assert by_name.json()["token"] == by_mail.json()["token"]
+    # Each login makes its own personal access token (listed, revocable on its own).
+    assert by_name.json()["token"] != by_mail.json()["token"]
+    for answer in (by_name, by_mail):
+        assert answer.json()["token"].startswith("tp_")
+        me = APIClient().get("/api/v1/me/",
+                             HTTP_AUTHORIZATION=f"Bearer {answer.json()['token']}")
+        assert me.json()["username"] == user.username
     wrong = client.post("/api/v1/auth/token/", {"username": user.username, "password": "nope"})
     assert_error(wrong, 400, "invalid", "Unable to log in")
 
@@ -245,10 +252,11 @@ def test_openapi_schema_and_docs():
     schema = client.get("/api/schema/", HTTP_ACCEPT="application/vnd.oai.openapi+json")
     assert schema.status_code == 200
     paths = schema.json()["paths"]
-    for path in ["/api/v1/auth/token/", "/api/v1/engines/", "/api/v1/games/",
-                 "/api/v1/games/{id}/", "/api/v1/games/{id}/join/", "/api/v1/games/{id}/leave/",
-                 "/api/v1/games/{id}/start/", "/api/v1/games/{id}/actions/",
-                 "/api/v1/games/{id}/log/"]:
+    # Named without the final "/" (OpenAPI tools expect it); both forms are served.
+    for path in ["/api/v1/auth/token", "/api/v1/engines", "/api/v1/games",
+                 "/api/v1/games/{id}", "/api/v1/games/{id}/join", "/api/v1/games/{id}/leave",
+                 "/api/v1/games/{id}/start", "/api/v1/games/{id}/actions",
+                 "/api/v1/games/{id}/log"]:
         assert path in paths, path
     assert client.get("/api/docs/").status_code == 200
 

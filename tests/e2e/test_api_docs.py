@@ -34,6 +34,11 @@ def test_swagger_ui_lists_the_operations_offline(browser, live_server):  # noqa:
     paths = page.locator(".opblock-summary-path").all_inner_texts()
     assert any("/api/v1/games/" in path for path in paths), paths
     assert outside == [] and violations == [], (outside, violations)
+    # The client authors' guide is one click away, and it is served.
+    guide = page.locator("a[href='/api/writing-a-client/']")
+    assert guide.inner_text() == "Writing a client"
+    answer = page.request.get(f"{live_server.url}/api/writing-a-client/")
+    assert answer.ok and "def play_awaiting_games" in answer.text()
 
 
 def test_redoc_renders_the_schema_offline(browser, live_server):  # noqa: F811

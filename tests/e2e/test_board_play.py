@@ -24,7 +24,8 @@ from tests.factories import PASSWORD, UserFactory
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
-AXE = Path(__file__).resolve().parents[2] / "node_modules" / "axe-core" / "axe.min.js"
+AXE = (Path(__file__).resolve().parents[2] / "tools" / "node" / "node_modules" / "axe-core"
+       / "axe.min.js")
 PHONE = {"width": 390, "height": 844}
 SMALL = {"width": 360, "height": 640}
 PLAYERS = {"stone_age": 2, "seven_wonders": 3, "caverna": 2}

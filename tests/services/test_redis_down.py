@@ -35,7 +35,7 @@ from games.models import Game, Seat
 from notifications import tasks as notification_tasks
 from notifications.models import Notification
 from tests.conftest import wait_for
-from tests.factories import PASSWORD, UserFactory, open_game
+from tests.factories import PASSWORD, UserFactory, confirm_email, open_game
 from tests.perf.test_sweep_speed import ARTIFACTS
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -163,6 +163,7 @@ def throwaway_redis(tmp_path):
 
 
 def token_for(server: Web, user) -> str:
+    confirm_email(user)
     status, body, _ = server.request("POST", "/api/v1/auth/token/",
                                      {"username": user.username, "password": PASSWORD})
     assert status == 200, body

@@ -26,6 +26,16 @@ class CavernaEngine(Engine):
     simultaneous = False
     options: list[dict[str, Any]] = []
 
+    def action_schema(self) -> dict:
+        from games.engines.caverna.schema import ACTIONS
+
+        return ACTIONS
+
+    def view_schema(self) -> dict:
+        from games.engines.caverna.schema import VIEW
+
+        return VIEW
+
     def new_game(self, num_players: int, seed: str, options: dict[str, Any] | None = None) -> dict:
         normalised = self.validate_options(num_players, options)
         return rules.new_game(num_players, seed, normalised)

@@ -81,6 +81,16 @@ class SevenWondersEngine(Engine):
 
     # ----- set-up ---------------------------------------------------------------------------
 
+    def action_schema(self) -> dict:
+        from games.engines.seven_wonders.schema import ACTIONS
+
+        return ACTIONS
+
+    def view_schema(self) -> dict:
+        from games.engines.seven_wonders.schema import VIEW
+
+        return VIEW
+
     def new_game(self, num_players: int, seed: str, options: dict[str, Any] | None = None) -> State:
         options = self.validate_options(num_players, options)
         two_player = num_players == 2

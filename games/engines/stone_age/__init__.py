@@ -23,6 +23,16 @@ class StoneAgeEngine(Engine):
     simultaneous = False
     options: list[dict[str, Any]] = []
 
+    def action_schema(self) -> dict:
+        from games.engines.stone_age.schema import ACTIONS
+
+        return ACTIONS
+
+    def view_schema(self) -> dict:
+        from games.engines.stone_age.schema import VIEW
+
+        return VIEW
+
     def new_game(self, num_players, seed, options=None):
         normalised = self.validate_options(num_players, options)
         if not isinstance(seed, str) or not seed:

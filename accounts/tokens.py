@@ -1,0 +1,136 @@
+"""Personal access tokens, as Lichess has them: a player makes a named token with scopes
+(`read`, `play`, `chat`) and an optional expiry, sees it once, and can revoke it at any time.
+
+Only the token's SHA-256 digest is stored (a token is 32 random bytes: a fast digest is as good
+as a slow one against guessing, and lets every request find its token by an index). Every
+creation and revocation is audited (TokenEvent). An unknown, revoked or expired token is an
+authentication failure, never an anonymous request.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+from datetime import datetime, timedelta
+
+from django.db import transaction
+from django.utils import timezone
+
+from accounts.models import PersonalAccessToken, TokenEvent, TokenScope
+
+#: Every token starts with this, so secret scanners and people can recognise one.
+TOKEN_PREFIX = "tp_"
+ALL_SCOPES = tuple(TokenScope.values)
+MAX_TOKEN_DAYS = 366
+MAX_TOKENS_PER_USER = 100
+#: last_used_at is written at most this often per token, not on every request.
+LAST_USED_PRECISION = timedelta(minutes=1)
+
+
+class TokenError(Exception):
+    """A token that cannot be made or revoked as asked; the message says why."""
+
+
+class TokenInvalid(Exception):
+    """The presented token opens nothing: unknown, revoked or expired (the message says which)."""
+
+
+def digest_of(raw: str) -> str:
+    return hashlib.sha256(raw.encode()).hexdigest()
+
+
+def clean_scopes(scopes) -> list[str]:
+    if not isinstance(scopes, (list, tuple)) or not scopes:
+        raise TokenError(f"Choose at least one scope: {', '.join(ALL_SCOPES)}.")
+    unknown = [scope for scope in scopes if scope not in ALL_SCOPES]
+    if unknown:
+        raise TokenError(f"Unknown scope {unknown[0]!r}; the scopes are {', '.join(ALL_SCOPES)}.")
+    return [scope for scope in ALL_SCOPES if scope in scopes]
+
+
+def token_create(*, user, name: str, scopes, expires_at: datetime | None = None,
+                 via: str, ip_address: str | None = None,
+                 now: datetime | None = None) -> tuple[PersonalAccessToken, str]:
+    """Makes a token; returns it with the plain token, which is never available again."""
+    now = now or timezone.now()
+    name = (name or "").strip()
+    if not 1 <= len(name) <= 60:
+        raise TokenError("Give the token a name of 1 to 60 characters (what it is for).")
+    scopes = clean_scopes(scopes)
+    if expires_at is not None:
+        if expires_at <= now:
+            raise TokenError("The expiry must be in the future.")
+        if expires_at > now + timedelta(days=MAX_TOKEN_DAYS):
+            raise TokenError(f"A token can last at most {MAX_TOKEN_DAYS} days.")
+    raw = TOKEN_PREFIX + secrets.token_urlsafe(32)
+    with transaction.atomic():
+        live = PersonalAccessToken.objects.filter(user=user, revoked_at__isnull=True)
+        if live.count() >= MAX_TOKENS_PER_USER:
+            raise TokenError(f"You have {MAX_TOKENS_PER_USER} tokens; revoke some first.")
+        token = PersonalAccessToken.objects.create(
+            user=user, name=name, digest=digest_of(raw), prefix=raw[:8], scopes=scopes,
+            expires_at=expires_at)
+        TokenEvent.objects.create(token=token, kind=TokenEvent.Kind.CREATED, via=via,
+                                  ip_address=ip_address)
+    return token, raw
+
+
+def token_revoke(*, user, token_id: int, via: str, ip_address: str | None = None,
+                 now: datetime | None = None) -> PersonalAccessToken:
+    now = now or timezone.now()
+    with transaction.atomic():
+        token = (PersonalAccessToken.objects.select_for_update()
+                 .filter(pk=token_id, user=user).first())
+        if token is None:
+            raise TokenError("There is no such token.")
+        if token.revoked_at is None:
+            token.revoked_at = now
+            token.save(update_fields=["revoked_at"])
+            TokenEvent.objects.create(token=token, kind=TokenEvent.Kind.REVOKED, via=via,
+                                      ip_address=ip_address)
+    return token
+
+
+def revoke_all(user, *, reason: str, now: datetime | None = None) -> int:
+    """Revokes every live token of the player (e.g. after a password change)."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        live = list(PersonalAccessToken.objects.select_for_update()
+                    .filter(user=user, revoked_at__isnull=True))
+        for token in live:
+            token.revoked_at = now
+            token.save(update_fields=["revoked_at"])
+            TokenEvent.objects.create(token=token, kind=TokenEvent.Kind.REVOKED, via=reason)
+    return len(live)
+
+
+def tokens_of(user):
+    """The player's tokens, newest first, revoked ones included (they show as revoked)."""
+    return PersonalAccessToken.objects.filter(user=user).order_by("-created_at", "-id")
+
+
+def token_authenticate(raw: str, now: datetime | None = None) -> PersonalAccessToken:
+    """The live token `raw` names, its last use noted; raises TokenInvalid."""
+    now = now or timezone.now()
+    token = (PersonalAccessToken.objects.select_related("user")
+             .filter(digest=digest_of(raw)).first())
+    if token is None:
+        raise TokenInvalid("Invalid token.")
+    if token.revoked_at is not None:
+        raise TokenInvalid("This token was revoked.")
+    if token.expires_at is not None and token.expires_at <= now:
+        raise TokenInvalid("This token has expired.")
+    if not token.user.is_active:
+        raise TokenInvalid("The account of this token is inactive.")
+    if token.last_used_at is None or now - token.last_used_at >= LAST_USED_PRECISION:
+        PersonalAccessToken.objects.filter(pk=token.pk).update(last_used_at=now)
+        token.last_used_at = now
+    return token
+
+
+def has_scope(auth, scope: str) -> bool:
+    """Whether a request's credentials allow `scope`: a personal token only its own scopes;
+    a browser session and a legacy password-login token everything the player may do."""
+    if isinstance(auth, PersonalAccessToken):
+        return scope in auth.scopes
+    return True
