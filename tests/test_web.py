@@ -218,14 +218,16 @@ def test_seven_wonders_for_two_on_the_game_page(client):
     index = next(i for i, choice in enumerate(legal) if "Seat 1" in choice["description"])
     with TestCase.captureOnCommitCallbacks(execute=True):
         response = client.post(reverse("games:act", args=[game.pk]),
-                               {"version": game.version, "index": index}, follow=True)
+                               {"version": game.version, "index": index, "confirm": "1"},
+                               follow=True)
     html = response.content.decode()
     moves = html.split('id="your-move"')[1].split("</section>")[0]
     assert "For the Free City: " in moves
     assert not re.findall(r"\b[Ss]eat \d\b", html)  # nor in the message saying what was played
     game.refresh_from_db()
     with TestCase.captureOnCommitCallbacks(execute=True):
-        client.post(reverse("games:act", args=[game.pk]), {"version": game.version, "index": 0})
+        client.post(reverse("games:act", args=[game.pk]),
+                    {"version": game.version, "index": 0, "confirm": "1"})
     game.refresh_from_db()
     assert game.state["free_city"]["pick"] is not None
     own_page = client.get(reverse("games:detail", args=[game.pk])).content.decode()

@@ -26,18 +26,27 @@ NEIGHBOUR_BUYS = {"type": "object", "additionalProperties": False,
                   "properties": {side: counts(RESOURCES) for side in ("left", "right")}}
 NEIGHBOUR_COINS = counts(("left", "right"))
 
+#: The two-player variant's Free City: the controlling seat's second action of a turn.
+FREE_CITY = {"const": True}
+
+
+def _card_action(kind: str, **properties) -> dict:
+    """A card action, which may be made for the Free City (`free_city: true`)."""
+    schema = action(kind, card=CARD, free_city=FREE_CITY, **properties)
+    schema["required"] = ["type", "card"]
+    return schema
+
+
 ACTIONS = actions(
     "7 Wonders action",
     action("choose_wonder", wonder=enum(sorted(WONDERS)), side=enum(("A", "B"))),
     # A build either pays (coins to neighbours in `pay` for resources bought in `buy`) or is
     # free (`free`: by chain or Olympia's power).
-    {**action("build", card=CARD, buy=NEIGHBOUR_BUYS, pay=NEIGHBOUR_COINS,
-              free=enum(("chain", "olympia"))),
-     "required": ["type", "card"]},
-    {**action("wonder", card=CARD, buy=NEIGHBOUR_BUYS, pay=NEIGHBOUR_COINS),
-     "required": ["type", "card"]},
-    action("discard", card=CARD),
-    action("discard_build", card=CARD),
+    _card_action("build", buy=NEIGHBOUR_BUYS, pay=NEIGHBOUR_COINS,
+                 free=enum(("chain", "olympia"))),
+    _card_action("wonder", buy=NEIGHBOUR_BUYS, pay=NEIGHBOUR_COINS),
+    _card_action("discard"),
+    _card_action("discard_build"),
 )
 
 _CARD_INFO = obj({"id": CARD, "name": STR}, closed=False)
@@ -52,7 +61,8 @@ VIEW = view("7 Wonders view", {
     "age": INT,
     "age_name": STR,
     "turn": INT,
-    "direction": enum(("left", "right")),
+    # Two players: hands swap "across" the Border.
+    "direction": enum(("left", "right", "across")),
     "num_players": INT,
     "active_seats": array(COUNT),
     "waiting_for": COUNT,
@@ -68,5 +78,13 @@ VIEW = view("7 Wonders view", {
         "hand": array(obj({"id": CARD, "name": STR, "options": array(STR)}, closed=False)),
         "pick": nullable(OBJECT), "pick_text": nullable(STR),
         "discard": nullable(array(_CARD_INFO)),
-    })),
-})
+        # Two players: whether this seat plays the Free City this turn, and its pending pick.
+        "controls_free_city": BOOL,
+        "free_city_pick": nullable(OBJECT), "free_city_pick_text": nullable(STR),
+    }, optional=("controls_free_city", "free_city_pick", "free_city_pick_text"))),
+    # Two players only: the Free City, a third city with no seat ("controller" plays it).
+    "free_city": {**_PLAYER, "properties": {**_PLAYER["properties"], "seat": {"type": "null"},
+                                            "name": STR,
+                                            "controller": nullable(COUNT),
+                                            "pile_size": COUNT}},
+}, optional=("free_city",))
