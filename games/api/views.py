@@ -13,6 +13,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from games import selectors, services
+from games.api.players import PLAYER_FILTER_PARAMETERS, GamePlayersMixin, player_filters
 from games.api.serializers import (
     ActionResultSerializer,
     ActionSubmitSerializer,
@@ -60,7 +61,8 @@ class EngineListView(APIView):
         return Response([engine.describe_engine() for engine in all_engines()])
 
 
-class GameViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
+class GameViewSet(GamePlayersMixin, mixins.ListModelMixin, mixins.RetrieveModelMixin,
+                  viewsets.GenericViewSet):
     permission_classes = [permissions.IsAuthenticatedOrReadOnly]
     serializer_class = GameSummarySerializer
     # Game ids are numbers: /games/abc/ is simply not found (404), never a lookup that fails.
@@ -77,7 +79,7 @@ class GameViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Gen
             mine=params.get("mine", "").lower() in TRUE_WORDS,
             awaiting_me=params.get("awaiting", "").lower() in TRUE_WORDS,
         )
-        return games
+        return player_filters(games, params)
 
     def get_object(self):
         game = get_object_or_404(selectors.game_list(), pk=self.kwargs["pk"])
@@ -94,6 +96,7 @@ class GameViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Gen
             OpenApiParameter("status", OpenApiTypes.STR, enum=GameStatus.values),
             OpenApiParameter("mine", OpenApiTypes.BOOL, description="Only games I sit in."),
             OpenApiParameter("awaiting", OpenApiTypes.BOOL, description="Games awaiting my move."),
+            *PLAYER_FILTER_PARAMETERS,
         ]
     )
     def list(self, request, *args, **kwargs):
@@ -143,6 +146,7 @@ class GameViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Gen
             reserve=serializer.validated_reserve(),
             max_consecutive_timeouts=data["max_consecutive_timeouts"],
             allow_spectators=data["allow_spectators"],
+            **serializer.validated_terms(),
         )
         return self._detail(game, status.HTTP_201_CREATED)
 
