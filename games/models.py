@@ -359,4 +359,9 @@ class InvitationAttempt(models.Model):
 
 
 # Ratings, rating applications and deadline records live in their own module.
-from games.records import DeadlineRecord, Rating, RatingApplication  # noqa: E402, F401
+from games.records import (  # noqa: E402, F401
+    DeadlineOutcome,
+    DeadlineRecord,
+    Rating,
+    RatingApplication,
+)

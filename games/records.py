@@ -48,14 +48,20 @@ class RatingApplication(models.Model):
         return f"Ratings of game {self.game_id}"
 
 
+class DeadlineOutcome(models.TextChoices):
+    MET = "met", "Moved before the deadline"
+    LATE = "late", "Moved after the deadline, before the timeout was played"
+    TIMED_OUT = "timeout", "Timed out: the timeout move was played"
+
+
 class DeadlineRecord(models.Model):
-    """One deadline a player had: met (moved before it) or missed (timed out)."""
+    """One deadline a player had, and how it ended."""
 
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
                              related_name="deadline_records")
     game = models.ForeignKey("games.Game", on_delete=models.CASCADE, related_name="+")
     deadline_at = models.DateTimeField()
-    met = models.BooleanField()
+    outcome = models.CharField(max_length=10, choices=DeadlineOutcome.choices)
     recorded_at = models.DateTimeField()
 
     class Meta:
@@ -63,4 +69,4 @@ class DeadlineRecord(models.Model):
         indexes = [models.Index(fields=["user", "-recorded_at", "-id"])]
 
     def __str__(self) -> str:
-        return f"{self.user} {'met' if self.met else 'missed'} a deadline in game {self.game_id}"
+        return f"{self.user} {self.outcome} at a deadline in game {self.game_id}"

@@ -1,5 +1,6 @@
 """Reliability: how a player keeps deadlines. Every deadline a player had ends in one record:
-met (they moved before it) or missed (the sweep timed them out). The share shown is the met
+met (they moved before it), late (they moved after it, before the sweep came) or timed out (the
+sweep played their timeout move). The share shown is the met
 deadlines among the last RECENT_DEADLINES; the profile adds the timeouts and the games a bot
 finished for them."""
 
@@ -8,18 +9,18 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
-from games.models import DeadlineRecord, GameStatus, Seat
+from games.models import DeadlineOutcome, DeadlineRecord, GameStatus, Seat
 
 #: Reliability is measured over this many most recent deadlines.
 RECENT_DEADLINES = 100
 
 
-def deadline_record(seat: Seat, *, deadline_at: datetime, met: bool, now: datetime) -> None:
+def deadline_record(seat: Seat, *, deadline_at: datetime, outcome: str, now: datetime) -> None:
     """Written by the game services in the transaction of the move or the timeout."""
     if seat.user_id is None:
         return
     DeadlineRecord.objects.create(user_id=seat.user_id, game_id=seat.game_id,
-                                  deadline_at=deadline_at, met=met, recorded_at=now)
+                                  deadline_at=deadline_at, outcome=outcome, recorded_at=now)
 
 
 @dataclass(frozen=True)
@@ -48,12 +49,13 @@ class Reliability:
 
 def reliability_of(user) -> Reliability:
     recent = list(DeadlineRecord.objects.filter(user=user)
-                  .order_by("-recorded_at", "-id").values_list("met", flat=True)
+                  .order_by("-recorded_at", "-id").values_list("outcome", flat=True)
                   [:RECENT_DEADLINES])
     return Reliability(
         deadlines=len(recent),
-        met=sum(recent),
-        timeouts_total=DeadlineRecord.objects.filter(user=user, met=False).count(),
+        met=recent.count(DeadlineOutcome.MET),
+        timeouts_total=DeadlineRecord.objects.filter(
+            user=user, outcome=DeadlineOutcome.TIMED_OUT).count(),
         # Finished with a bot in the player's seat: the player never took it back.
         abandoned_games=Seat.objects.filter(user=user, is_bot=True,
                                             game__status=GameStatus.FINISHED).count(),

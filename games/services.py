@@ -66,6 +66,7 @@ from games.models import (
     ActionKind,
     ActionSource,
     ChatMessage,
+    DeadlineOutcome,
     Game,
     GameInvitation,
     GameStatus,
@@ -696,8 +697,9 @@ def game_action_submit(
             game, seat_number=seat.number, action=action, source=source, actor=user, now=now
         )
         if had_deadline is not None:
-            reliability.deadline_record(seat, deadline_at=had_deadline,
-                                        met=now <= had_deadline, now=now)
+            reliability.deadline_record(
+                seat, deadline_at=had_deadline, now=now,
+                outcome=DeadlineOutcome.MET if now <= had_deadline else DeadlineOutcome.LATE)
         if idempotency_key:
             IdempotencyRecord.objects.create(
                 user=user,
@@ -916,7 +918,8 @@ def _time_out_seat(game: Game, engine: Engine, seat: Seat, now: datetime) -> Non
             break
     if seat.is_bot:
         return
-    reliability.deadline_record(seat, deadline_at=missed_deadline, met=False, now=now)
+    reliability.deadline_record(seat, deadline_at=missed_deadline,
+                                outcome=DeadlineOutcome.TIMED_OUT, now=now)
     seat.timeout_count += 1
     replaced = seat.timeout_count >= game.max_consecutive_timeouts
     if replaced:
