@@ -13,7 +13,8 @@ from rest_framework.exceptions import NotFound, ValidationError
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from games import invites, profiles, ratings, services
+from games import invites, profiles, ratings, selectors, services
+from games.api.serializers import GameDetailSerializer
 from games.engines.registry import UnknownEngine, all_engines, get_engine
 from games.exceptions import NotAllowed
 from games.models import GameStatus, Rating
@@ -48,8 +49,9 @@ InviteLinkSerializer = inline_serializer("InviteLink", {
     "expires_in_days": serializers.IntegerField()})
 
 
+# Actions on one game, mixed into the game view set: invite link, decline, rematch. (No
+# docstring: drf-spectacular would take it as the description of every game operation.)
 class GamePlayersMixin:
-    """Actions on one game (mixed into the game view set): invite link, decline, rematch."""
 
     @extend_schema(request=None, responses={200: InviteLinkSerializer},
                    description="The game's invite link, for its players while it is open: "
@@ -73,7 +75,7 @@ class GamePlayersMixin:
         services.invitation_decline(game_id=self.get_object().pk, user=request.user)
         return Response(status=status.HTTP_204_NO_CONTENT)
 
-    @extend_schema(request=None, responses={201: None},
+    @extend_schema(request=None, responses={201: GameDetailSerializer},
                    description="Offer the players of this finished game a new game with the "
                                "same options; it starts when all of them accept (join). "
                                "Asking again returns the rematch already offered.")
@@ -88,13 +90,10 @@ class InviteLinkJoinView(APIView):
 
     permission_classes = [permissions.IsAuthenticated]
 
-    @extend_schema(request=None, responses={200: None})
+    @extend_schema(request=None, responses={200: GameDetailSerializer})
     def post(self, request, token):
-        from games.api.serializers import GameDetailSerializer
-        from games.selectors import game_list
-
         game = invites.invite_link_join(token=token, user=request.user)
-        game = game_list().get(pk=game.pk)
+        game = selectors.game_list().get(pk=game.pk)
         return Response(GameDetailSerializer(game, context={"request": request}).data)
 
 
