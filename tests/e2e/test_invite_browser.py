@@ -106,4 +106,8 @@ def test_a_newcomer_signs_up_from_an_invite_link_and_joins(browser, live_server)
     shot(host, "finished-games")
     host.goto(f"{base}/leaderboard/toy/")
     shot(host, "leaderboard")
+    host.goto(f"{base}/games/new/")
+    assert host.is_checked("input[name=rated]") and not host.is_checked(
+        "input[name=start_when_full]")
+    shot(host, "create-game")
     assert page.csp_violations == [] and host.csp_violations == []
