@@ -29,6 +29,10 @@ def game_players_panel(context, game):
         "invite_url": invites.invite_url(game) if seated and game.status == GameStatus.OPEN
         else None,
         "invite_days": invites.invite_link_max_age().days,
+        # Who was asked and what they answered, for the players of an open game.
+        "invited": list(game.invitations.select_related("invitee").exclude(
+            status=InvitationStatus.ACCEPTED)) if seated and game.status == GameStatus.OPEN
+        else [],
         "can_rematch": seated and game.status == GameStatus.FINISHED,
         "rematch": rematch,
         "replay_url": "?version=0" if game.status == GameStatus.FINISHED else None,

@@ -106,6 +106,18 @@ def test_a_newcomer_signs_up_from_an_invite_link_and_joins(browser, live_server)
     shot(host, "finished-games")
     host.goto(f"{base}/leaderboard/toy/")
     shot(host, "leaderboard")
+    # A finished game offers its replay and a rematch; one tap offers it to the same players.
+    last = Game.objects.filter(status=GameStatus.FINISHED).order_by("-pk").first()
+    host.goto(f"{base}/games/{last.pk}/")
+    assert host.locator("a[href='?version=0']").is_visible()
+    shot(host, "finished-game-page")
+    host.click("button:has-text('Rematch')")
+    rematch = Game.objects.get(rematch_of=last)
+    host.wait_for_url(f"{base}/games/{rematch.pk}/")
+    assert host.get_by_text("Rematch offered").is_visible()
+    assert rematch.invitations.get().invitee == bob
+    assert host.get_by_text("Invited: bob (waiting)").is_visible()
+    shot(host, "rematch-offered")
     host.goto(f"{base}/games/new/")
     assert host.is_checked("input[name=rated]") and not host.is_checked(
         "input[name=start_when_full]")
