@@ -55,6 +55,8 @@ VACATION_DAYS_PER_YEAR = env.int("VACATION_DAYS_PER_YEAR", default=21)
 GAME_INVITATIONS_PER_HOUR = env.int("GAME_INVITATIONS_PER_HOUR", default=20)
 #: An invitation is answered no sooner than this, whether it named a player or nobody.
 GAME_INVITATION_MIN_SECONDS = env.float("GAME_INVITATION_MIN_SECONDS", default=0.25)
+#: How long a game's invite link (a signed token) can be used.
+INVITE_LINK_MAX_AGE_DAYS = env.int("INVITE_LINK_MAX_AGE_DAYS", default=14)
 #: Public address of the site, used for links in emails; unset, it follows the port the
 #: development server was started on (`make run PORT=…` sets WEB_PORT).
 SITE_URL = env.str(
@@ -412,6 +414,11 @@ CELERY_BEAT_SCHEDULE = {
         "task": "games.tasks.purge_idempotency_records",
         "schedule": crontab(hour=4, minute=17),
     },
+}
+# Ratings of finished games whose on-commit task was lost.
+CELERY_BEAT_SCHEDULE["apply-pending-ratings"] = {
+    "task": "games.ratings.apply_pending_ratings",
+    "schedule": timedelta(minutes=1),
 }
 # Play by email: answers whose delivery task was lost or is waiting for a retry.
 CELERY_BEAT_SCHEDULE["deliver-pending-email-replies"] = {

@@ -39,7 +39,19 @@ class GameCreateForm(forms.Form):
         label="A bot takes over after this many timeouts in a row", min_value=1, max_value=10,
         initial=3,
     )
-    allow_spectators = forms.BooleanField(label="Others may watch", required=False, initial=True)
+    allow_spectators = forms.BooleanField(
+        label="Others may watch", required=False, initial=True,
+        help_text="Untick for a private game: only invited players and holders of its invite "
+                  "link can see and join it.")
+    name = forms.CharField(label="Game name (optional)", max_length=80, required=False)
+    rated = forms.BooleanField(label="Rated", required=False, initial=True)
+    start_when_full = forms.BooleanField(
+        label="Start by itself when every seat is taken", required=False, initial=False)
+    min_reliability = forms.IntegerField(
+        label="Players must have met at least this % of their deadlines (optional)",
+        required=False, min_value=1, max_value=100)
+    min_rating = forms.FloatField(label="Minimum rating at this game (optional)",
+                                  required=False, min_value=-100, max_value=100)
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
@@ -89,6 +101,11 @@ class GameCreateForm(forms.Form):
             elif option["kind"] == "bool":
                 options[option["name"]] = False
         return options
+
+    def chosen_terms(self) -> dict:
+        """Name, rated, start when full and the join requirements, for game_create."""
+        return {name: self.cleaned_data[name] for name in
+                ("name", "rated", "start_when_full", "min_reliability", "min_rating")}
 
     def chosen_reserve(self) -> timedelta:
         return timedelta(seconds=self.cleaned_data["reserve"])

@@ -65,6 +65,18 @@ class Game(models.Model):
         validators=[MinValueValidator(1), MaxValueValidator(10)],
     )
     allow_spectators = models.BooleanField(default=True)
+    # What players call the game (optional); a rated game changes its players' ratings.
+    name = models.CharField(max_length=80, blank=True)
+    rated = models.BooleanField(default=True)
+    # Starts by itself when the last seat is taken; otherwise the creator is told it is full.
+    start_when_full = models.BooleanField(default=False)
+    # Optional requirements a joining player must meet (invited players are exempt).
+    min_reliability = models.PositiveSmallIntegerField(
+        null=True, blank=True, validators=[MinValueValidator(1), MaxValueValidator(100)])
+    min_rating = models.FloatField(null=True, blank=True)
+    # The finished game this one is a rematch of (at most one rematch per game).
+    rematch_of = models.OneToOneField("self", on_delete=models.SET_NULL, null=True, blank=True,
+                                      related_name="rematch")
     # True while the engine has a system step due (all secret picks are in); the resolution task
     # clears it. Indexed so the periodic safety net finds forgotten ones cheaply.
     needs_resolution = models.BooleanField(default=False, db_index=True)
@@ -88,7 +100,7 @@ class Game(models.Model):
             name = get_engine(self.engine).name
         except UnknownEngine:
             name = self.engine
-        return f"{name} #{self.pk}"
+        return f"{self.name} ({name} #{self.pk})" if self.name else f"{name} #{self.pk}"
 
     @property
     def is_running(self) -> bool:
@@ -315,6 +327,12 @@ class AuditEntry(models.Model):
         return f"{self.actor} {self.action} {self.target_type} #{self.target_id}"
 
 
+class InvitationStatus(models.TextChoices):
+    PENDING = "pending", "Waiting for an answer"
+    ACCEPTED = "accepted", "Accepted"
+    DECLINED = "declined", "Declined"
+
+
 class GameInvitation(models.Model):
     """A player asked another to join an open game: at most one per game and invitee, so an
     invitation is notified once however often it is repeated. While the game is open the invitee
@@ -326,6 +344,9 @@ class GameInvitation(models.Model):
     inviter = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
                                 related_name="+")
     created_at = models.DateTimeField(default=timezone.now)
+    status = models.CharField(max_length=10, choices=InvitationStatus.choices,
+                              default=InvitationStatus.PENDING)
+    responded_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["-created_at", "-id"]
@@ -347,3 +368,12 @@ class InvitationAttempt(models.Model):
 
     class Meta:
         indexes = [models.Index(fields=["inviter", "created_at"])]
+
+
+# Ratings, rating applications and deadline records live in their own module.
+from games.records import (  # noqa: E402, F401
+    DeadlineOutcome,
+    DeadlineRecord,
+    Rating,
+    RatingApplication,
+)

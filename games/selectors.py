@@ -7,7 +7,7 @@ from typing import Any
 from django.db.models import Q, QuerySet
 
 from games.engines.registry import get_engine
-from games.models import Game, GameStatus, Seat
+from games.models import Game, GameInvitation, GameStatus, InvitationStatus, Seat
 
 
 def visible_to(user) -> Q:
@@ -16,7 +16,9 @@ def visible_to(user) -> Q:
     public = Q(allow_spectators=True)
     if user is None or not user.is_authenticated:
         return public
-    invited = Q(status=GameStatus.OPEN, invitations__invitee=user)
+    pending = (GameInvitation.objects.filter(invitee=user)
+               .exclude(status=InvitationStatus.DECLINED).values("game_id"))
+    invited = Q(status=GameStatus.OPEN, pk__in=pending)
     return public | Q(seats__user=user) | invited
 
 
@@ -67,7 +69,8 @@ def can_view(game: Game, user) -> bool:
     if game.allow_spectators or seat_of(game, user) is not None:
         return True
     return (game.status == GameStatus.OPEN and user is not None and user.is_authenticated
-            and game.invitations.filter(invitee=user).exists())
+            and game.invitations.filter(invitee=user)
+            .exclude(status=InvitationStatus.DECLINED).exists())
 
 
 def game_view_for(game: Game, user) -> dict[str, Any] | None:

@@ -26,7 +26,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from accounts.models import Vacation, active_restriction, restriction_message
-from games import undo
+from games import ratings, reliability, undo
 from games.clock import deadline_after, playing_time
 from games.engines.base import (
     Engine,
@@ -66,11 +66,13 @@ from games.models import (
     ActionKind,
     ActionSource,
     ChatMessage,
+    DeadlineOutcome,
     Game,
     GameInvitation,
     GameStatus,
     IdempotencyRecord,
     InvitationAttempt,
+    InvitationStatus,
     Report,
     ReportReason,
     ReportStatus,
@@ -256,13 +258,21 @@ def _refresh_turns(
         if [getattr(seat, field) for field in clock_fields] != before:
             seat.save(update_fields=clock_fields)
     if over:
-        _transition(game, GameStatus.FINISHED)
-        game.finished_at = now
-        game.result = engine.result(state)
-        game.needs_resolution = False
+        _game_finish(game, engine, now)
         return []
     game.needs_resolution = bool(engine.ready_to_resolve(state))
     return newly_active
+
+
+def _game_finish(game: Game, engine: Engine, now: datetime, result: dict | None = None) -> None:
+    """The one place a game ends with a result: every way to finish (last move, resolution,
+    timeout, bot, resignation with its own `result`) comes here, and so the rating update is
+    queued exactly here, on commit."""
+    _transition(game, GameStatus.FINISHED)
+    game.finished_at = now
+    game.result = engine.result(game.state) if result is None else result
+    game.needs_resolution = False
+    ratings.schedule_after_finish(game)
 
 
 def _after_change(
@@ -332,9 +342,22 @@ def game_create(
     reserve: timedelta | None = None,
     max_consecutive_timeouts: int = DEFAULT_MAX_CONSECUTIVE_TIMEOUTS,
     allow_spectators: bool = True,
+    name: str = "",
+    rated: bool = True,
+    start_when_full: bool = False,
+    min_reliability: int | None = None,
+    min_rating: float | None = None,
+    rematch_of: Game | None = None,
 ) -> Game:
     """A new open game with the creator in the first seat."""
     _require_unrestricted(creator)
+    name = visible_text(name or "")
+    if len(name) > GAME_NAME_MAX_LENGTH:
+        raise InvalidGameSetup(f"A game name can be at most {GAME_NAME_MAX_LENGTH} characters.")
+    if min_reliability is not None and not 1 <= min_reliability <= 100:
+        raise InvalidGameSetup("A minimum reliability is a percentage from 1 to 100.")
+    if min_rating is not None and not (math.isfinite(min_rating) and -100 <= min_rating <= 100):
+        raise InvalidGameSetup("A minimum rating must be between -100 and 100.")
     engine = _engine_for(engine_slug)
     try:
         normalised = engine.validate_options(num_players, options)
@@ -360,13 +383,56 @@ def game_create(
             reserve=reserve,
             max_consecutive_timeouts=max_consecutive_timeouts,
             allow_spectators=allow_spectators,
+            name=name,
+            rated=rated,
+            start_when_full=start_when_full,
+            min_reliability=min_reliability,
+            min_rating=min_rating,
+            rematch_of=rematch_of,
         )
         Seat.objects.create(game=game, user=creator, join_order=0)
     return game
 
 
-def game_join(*, game_id: int, user) -> Game:
+GAME_NAME_MAX_LENGTH = 80
+
+
+def join_refusal(game: Game, user, *, via_link: bool = False) -> str | None:
+    """Why `user` may not take a seat in this game, or None. Private games (no spectators)
+    take only the players invited by name or holding its invite link; the minimum reliability
+    and rating the creator asked for apply to everyone not invited by name."""
+    invited = game.invitations.filter(invitee=user).exclude(
+        status=InvitationStatus.DECLINED).exists()
+    if invited:
+        return None
+    if not game.allow_spectators and not via_link:
+        return "This game is private: only the players invited to it can join."
+    return requirement_refusal(game, user)
+
+
+def requirement_refusal(game: Game, user) -> str | None:
+    if game.min_reliability is not None:
+        record = reliability.reliability_of(user)
+        if record.percent is None:
+            return (f"This game asks for a reliability of at least {game.min_reliability}%, "
+                    "and you have no deadlines on record yet.")
+        if record.percent < game.min_reliability:
+            return (f"This game asks for a reliability of at least {game.min_reliability}%; "
+                    f"yours is {record.percent}% over your last {record.deadlines} deadlines.")
+    if game.min_rating is not None:
+        rating = ratings.rating_of(user, game.engine)
+        if rating.value < game.min_rating:
+            return (f"This game asks for a {game.title.split(' #')[0]} rating of at least "
+                    f"{game.min_rating:.1f}; yours is {rating.value:.1f}.")
+    return None
+
+
+def game_join(*, game_id: int, user, via_link: bool = False,
+              now: datetime | None = None) -> Game:
+    """Takes a seat in an open game. `via_link`: the player holds the game's signed invite
+    link, which opens a private game to them (the minimum requirements still apply)."""
     _require_unrestricted(user)
+    now = _now(now)
     with transaction.atomic():
         game = _locked_game(game_id)
         if game.status != GameStatus.OPEN:
@@ -376,6 +442,9 @@ def game_join(*, game_id: int, user) -> Game:
             raise LobbyError("You already have a seat in this game.")
         if len(seats) >= game.num_players:
             raise LobbyError("This game is full.")
+        refusal = join_refusal(game, user, via_link=via_link)
+        if refusal:
+            raise NotAllowed(refusal)
         try:
             with transaction.atomic():
                 Seat.objects.create(
@@ -383,9 +452,27 @@ def game_join(*, game_id: int, user) -> Game:
                 )
         except IntegrityError:
             raise LobbyError("You already have a seat in this game.") from None
+        invitation = game.invitations.filter(invitee=user).first()
+        if invitation is not None and invitation.status != InvitationStatus.ACCEPTED:
+            invitation.status, invitation.responded_at = InvitationStatus.ACCEPTED, now
+            invitation.save(update_fields=["status", "responded_at"])
+            _emit(game.pk, "invitation_answered", [], inviter_id=invitation.inviter_id,
+                  invitee_id=user.pk, accepted=True)
         game.save(update_fields=["updated_at"])
         _emit(game.pk, "joined")
+        _when_full(game, now)
     return game
+
+
+def _when_full(game: Game, now: datetime) -> None:
+    """The last seat was just taken: start the game if its creator asked for that, otherwise
+    tell the creator it is full."""
+    if game.seats.count() < game.num_players:
+        return
+    if game.start_when_full:
+        _start_locked(game, now)
+    else:
+        _emit(game.pk, "game_full", [], creator_id=game.created_by_id)
 
 
 def game_add_bot(*, game_id: int, user) -> Game:
@@ -403,6 +490,8 @@ def game_add_bot(*, game_id: int, user) -> Game:
             game=game, user=None, is_bot=True, join_order=max(s.join_order for s in seats) + 1
         )
         game.save(update_fields=["updated_at"])
+        if game.start_when_full and len(seats) + 1 >= game.num_players:
+            _start_locked(game, timezone.now())
     return game
 
 
@@ -436,36 +525,41 @@ def game_start(*, game_id: int, user, now: datetime | None = None) -> Game:
             raise NotAllowed("Only the player who created the game can start it.")
         if game.status != GameStatus.OPEN:
             raise LobbyError("This game has already started.")
-        engine = _engine_for(game.engine)
-        seats = list(game.seats.order_by("join_order"))
-        if len(seats) < engine.min_players:
-            raise LobbyError(
-                f"{engine.name} needs at least {engine.min_players} players; "
-                f"{len(seats)} have joined."
-            )
-        if len(seats) != game.num_players:
-            # Starting early with fewer players than planned: the options must fit that count.
-            try:
-                game.options = engine.validate_options(len(seats), game.options)
-            except InvalidOptions as error:
-                raise LobbyError(str(error)) from None
-            game.num_players = len(seats)
-        order = SeededRandom(f"{game.seed}:seating").shuffled(list(range(len(seats))))
-        for seat, number in zip(seats, order, strict=True):
-            seat.number = number
-            seat.save(update_fields=["number"])
-        with _engine_guard(game, "new_game"):
-            game.state = engine.new_game(game.num_players, game.seed, game.options)
-        _require_playable(game, engine, "new_game")
-        _transition(game, GameStatus.ACTIVE)
-        game.started_at = now
-        for seat in seats:
-            seat.reserve_left = game.reserve
-            seat.save(update_fields=["reserve_left"])
-        # One "game started" notice tells the first seats it is their move, too.
-        awaiting = _after_change(game, engine, now, acted_seat=None, announce_turns=False)
-        _emit(game.pk, "started", list(range(game.num_players)), awaiting=awaiting)
+        _start_locked(game, now)
     return game
+
+
+def _start_locked(game: Game, now: datetime) -> None:
+    """Starts the locked open game: seat order shuffled from the seed, the engine sets up."""
+    engine = _engine_for(game.engine)
+    seats = list(game.seats.order_by("join_order"))
+    if len(seats) < engine.min_players:
+        raise LobbyError(
+            f"{engine.name} needs at least {engine.min_players} players; "
+            f"{len(seats)} have joined."
+        )
+    if len(seats) != game.num_players:
+        # Starting early with fewer players than planned: the options must fit that count.
+        try:
+            game.options = engine.validate_options(len(seats), game.options)
+        except InvalidOptions as error:
+            raise LobbyError(str(error)) from None
+        game.num_players = len(seats)
+    order = SeededRandom(f"{game.seed}:seating").shuffled(list(range(len(seats))))
+    for seat, number in zip(seats, order, strict=True):
+        seat.number = number
+        seat.save(update_fields=["number"])
+    with _engine_guard(game, "new_game"):
+        game.state = engine.new_game(game.num_players, game.seed, game.options)
+    _require_playable(game, engine, "new_game")
+    _transition(game, GameStatus.ACTIVE)
+    game.started_at = now
+    for seat in seats:
+        seat.reserve_left = game.reserve
+        seat.save(update_fields=["reserve_left"])
+    # One "game started" notice tells the first seats it is their move, too.
+    awaiting = _after_change(game, engine, now, acted_seat=None, announce_turns=False)
+    _emit(game.pk, "started", list(range(game.num_players)), awaiting=awaiting)
 
 
 def game_abort(*, game_id: int, reason: str = "") -> Game:
@@ -590,6 +684,7 @@ def game_action_submit(
         if seat.is_bot:
             raise NotAllowed("A bot is playing your seat; take it back first.")
         _require_unrestricted(user)
+        had_deadline = seat.deadline_at
         if expected_version is None:
             raise StaleVersion("Send the game version you saw.", details={"version": game.version})
         if expected_version != game.version and not _own_decision_unchanged(
@@ -602,6 +697,10 @@ def game_action_submit(
         outcome = _apply_move(
             game, seat_number=seat.number, action=action, source=source, actor=user, now=now
         )
+        if had_deadline is not None:
+            reliability.deadline_record(
+                seat, deadline_at=had_deadline, now=now,
+                outcome=DeadlineOutcome.MET if now <= had_deadline else DeadlineOutcome.LATE)
         if idempotency_key:
             IdempotencyRecord.objects.create(
                 user=user,
@@ -833,6 +932,7 @@ def _time_out_seat(game: Game, engine: Engine, seat: Seat, now: datetime) -> Non
     """Plays the seat's timeout (or bot) moves until it is no longer its turn; counts one
     timeout, and hands the seat to a bot after the game's limit of timeouts in a row."""
     source = ActionSource.BOT if seat.is_bot else ActionSource.TIMEOUT
+    missed_deadline = seat.deadline_at
     for _ in range(MAX_TIMEOUT_STEPS):
         with _engine_guard(game, "timeout", seat.number):
             if game.status != GameStatus.ACTIVE or not engine.legal_actions(game.state,
@@ -850,6 +950,8 @@ def _time_out_seat(game: Game, engine: Engine, seat: Seat, now: datetime) -> Non
             break
     if seat.is_bot:
         return
+    reliability.deadline_record(seat, deadline_at=missed_deadline,
+                                outcome=DeadlineOutcome.TIMED_OUT, now=now)
     seat.timeout_count += 1
     replaced = seat.timeout_count >= game.max_consecutive_timeouts
     if replaced:
@@ -1003,13 +1105,11 @@ def game_resign(*, game_id: int, user, now: datetime | None = None) -> Game:
                    if other.user_id and other.resigned_at is None and other.pk != seat.pk]
         engine = _engine_for(game.engine)
         if engine.resignation_ends_game(game.num_players, len(staying)):
-            _transition(game, GameStatus.FINISHED)
-            game.finished_at = now
-            game.needs_resolution = False
             with _engine_guard(game, "resign", seat.number):
                 standing = engine.result(game.state)  # the position scored as it stands
-            game.result = {**standing, "winners": staying, "by_resignation": True,
-                           "resigned": sorted(s.number for s in seats if s.resigned_at)}
+            _game_finish(game, engine, now, result={
+                **standing, "winners": staying, "by_resignation": True,
+                "resigned": sorted(s.number for s in seats if s.resigned_at)})
             game.save()
             game.seats.update(deadline_at=None, turn_started_at=None, remind_at=None)
             _emit(game.pk, "finished", list(range(game.num_players)))
@@ -1114,10 +1214,75 @@ def _game_invite(*, game_id: int, inviter, login: str, now: datetime) -> None:
         invitee = user_by_login(login)
         if invitee is None or invitee.pk in seated:
             return
-        _, created = GameInvitation.objects.get_or_create(
+        invitation, created = GameInvitation.objects.get_or_create(
             game=game, invitee=invitee, defaults={"inviter": inviter, "created_at": now})
+        if not created and invitation.status == InvitationStatus.DECLINED:
+            # Asked again after a refusal: a new question, told once more.
+            invitation.status, invitation.responded_at = InvitationStatus.PENDING, None
+            invitation.inviter, invitation.created_at = inviter, now
+            invitation.save(update_fields=["status", "responded_at", "inviter", "created_at"])
+            created = True
         if created:
             _emit(game.pk, "invitation", [], invitee_id=invitee.pk, inviter_id=inviter.pk)
+
+
+def invitation_decline(*, game_id: int, user, now: datetime | None = None) -> None:
+    """The invitee says no; whoever invited them is told. Accepting is joining (game_join)."""
+    now = _now(now)
+    with transaction.atomic():
+        game = _locked_game(game_id)
+        invitation = game.invitations.filter(invitee=user).first()
+        if invitation is None:
+            raise LobbyError("You have no invitation to this game.")
+        if game.status != GameStatus.OPEN:
+            raise LobbyError("This game has already started.")
+        if game.seats.filter(user=user).exists():
+            raise LobbyError("You have already joined this game; leave it instead.")
+        if invitation.status == InvitationStatus.DECLINED:
+            return
+        invitation.status, invitation.responded_at = InvitationStatus.DECLINED, now
+        invitation.save(update_fields=["status", "responded_at"])
+        _emit(game.pk, "invitation_answered", [], inviter_id=invitation.inviter_id,
+              invitee_id=user.pk, accepted=False)
+
+
+def game_rematch(*, game_id: int, user, now: datetime | None = None) -> Game:
+    """A player of a finished game offers its players a new game with the same options: the
+    offering player is seated, bot seats are filled again, every other player is invited, and
+    the game starts when the last one accepts. One rematch per game: asking again (by anyone)
+    returns the one already offered."""
+    now = _now(now)
+    _require_unrestricted(user)
+    with transaction.atomic():
+        game = _locked_game(game_id)
+        if game.status != GameStatus.FINISHED:
+            raise LobbyError("Only a finished game can be played again.")
+        seats = list(game.seats.order_by("number", "join_order"))
+        if not any(seat.user_id == user.pk for seat in seats):
+            raise NotAllowed("Only the players of this game can offer a rematch.")
+        existing = Game.objects.filter(rematch_of=game).first()
+        if existing is not None:
+            return existing
+        rematch = game_create(
+            creator=user, engine_slug=game.engine, num_players=game.num_players,
+            options=game.options, time_per_move=game.time_per_move, reserve=game.reserve,
+            max_consecutive_timeouts=game.max_consecutive_timeouts,
+            allow_spectators=game.allow_spectators, name=game.name, rated=game.rated,
+            start_when_full=True, rematch_of=game,
+        )
+        order = 1
+        for seat in seats:
+            if seat.user_id is None:
+                Seat.objects.create(game=rematch, user=None, is_bot=True, join_order=order)
+                order += 1
+            elif seat.user_id != user.pk:
+                GameInvitation.objects.create(game=rematch, invitee_id=seat.user_id,
+                                              inviter=user, created_at=now)
+                _emit(rematch.pk, "invitation", [], invitee_id=seat.user_id,
+                      inviter_id=user.pk, rematch_of=game.pk)
+        _locked_game(rematch.pk)
+        _when_full(rematch, now)
+    return rematch
 
 
 # ---------------------------------------------------------------------------------------------

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from games import views
+from games import player_views, views
 
 app_name = "games"
 urlpatterns = [
@@ -19,4 +19,11 @@ urlpatterns = [
     path("games/<int:game_id>/invite/", views.game_invite, name="invite"),
     path("games/<int:game_id>/chat/", views.game_chat_post, name="chat"),
     path("reports/", views.report_create, name="report"),
+    path("games/finished/", player_views.finished_games, name="finished"),
+    path("games/<int:game_id>/decline/", player_views.invitation_decline,
+         name="invitation_decline"),
+    path("games/<int:game_id>/rematch/", player_views.game_rematch, name="rematch"),
+    path("invite/<str:token>/", player_views.invite_link, name="invite_link"),
+    path("users/<str:username>/", player_views.user_profile, name="user_profile"),
+    path("leaderboard/<slug:engine>/", player_views.leaderboard, name="leaderboard"),
 ]

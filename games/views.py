@@ -52,6 +52,7 @@ def game_create(request):
                 reserve=form.chosen_reserve(),
                 max_consecutive_timeouts=form.cleaned_data["max_consecutive_timeouts"],
                 allow_spectators=form.cleaned_data["allow_spectators"],
+                **form.chosen_terms(),
             )
         except GameError as error:
             form.add_error(None, error.message)

@@ -16,6 +16,7 @@ class NotificationKind(models.TextChoices):
     INVITATION = "invitation", "Invitation to a game"
     MENTION = "mention", "Mentioned in a game chat"
     MODERATION = "moderation", "Message from the moderators"
+    GAME_LOBBY = "game_lobby", "Answers to my invitations, my game is full"
 
 
 #: What happens to each kind unless the player chose otherwise.
@@ -28,6 +29,7 @@ DEFAULT_DELIVERY = {
     NotificationKind.INVITATION: "immediate",
     NotificationKind.MENTION: "immediate",
     NotificationKind.MODERATION: "immediate",
+    NotificationKind.GAME_LOBBY: "immediate",
 }
 
 

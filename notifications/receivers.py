@@ -77,8 +77,24 @@ def on_game_event(sender, *, game_id: int, kind: str, seats: list[int], **extra)
 
         invitee = User.objects.get(pk=extra["invitee_id"])
         inviter = User.objects.get(pk=extra["inviter_id"])
-        notify(user=invitee, kind=NotificationKind.INVITATION, game=game,
-               context={"inviter": inviter.public_name}, now=now)
+        context = {"inviter": inviter.public_name}
+        if extra.get("rematch_of"):
+            context["rematch_of"] = extra["rematch_of"]
+        notify(user=invitee, kind=NotificationKind.INVITATION, game=game, context=context,
+               now=now)
+    elif kind == "invitation_answered":
+        from accounts.models import User
+
+        invitee = User.objects.get(pk=extra["invitee_id"])
+        notify(user=User.objects.get(pk=extra["inviter_id"]), kind=NotificationKind.GAME_LOBBY,
+               game=game, now=now,
+               context={"event": "accepted" if extra["accepted"] else "declined",
+                        "player": invitee.public_name})
+    elif kind == "game_full":
+        from accounts.models import User
+
+        notify(user=User.objects.get(pk=extra["creator_id"]), kind=NotificationKind.GAME_LOBBY,
+               game=game, context={"event": "full"}, now=now)
 
 
 @receiver(player_event, dispatch_uid="notifications.player_event")

@@ -166,7 +166,7 @@ def email_context(notification: Notification, now: datetime) -> dict:
     engine = get_engine(game.engine)
     context.update(
         game_id=game.pk,
-        game_name=f"{engine.name} #{game.pk}",
+        game_name=game.title,
         game_url=absolute(reverse("games:detail", args=[game.pk])),
     )
     seat = game.seats.filter(user=user).first()

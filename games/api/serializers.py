@@ -8,7 +8,7 @@ from django.utils import timezone
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from games import selectors
+from games import profiles, selectors
 from games.engines.registry import all_engines
 from games.models import (
     CHAT_MESSAGE_MAX_LENGTH,
@@ -120,7 +120,23 @@ class GameCreateSerializer(serializers.Serializer):
         required=False, min_value=1, max_value=10, default=DEFAULT_MAX_CONSECUTIVE_TIMEOUTS,
         help_text="Timeouts in a row after which a bot takes the seat.",
     )
-    allow_spectators = serializers.BooleanField(required=False, default=True)
+    allow_spectators = serializers.BooleanField(
+        required=False, default=True,
+        help_text="False: a private game, seen and joined only by invited players and "
+                  "holders of its invite link.")
+    name = serializers.CharField(required=False, default="", allow_blank=True, max_length=80)
+    rated = serializers.BooleanField(required=False, default=True)
+    start_when_full = serializers.BooleanField(required=False, default=False)
+    min_reliability = serializers.IntegerField(
+        required=False, default=None, allow_null=True, min_value=1, max_value=100,
+        help_text="Percent of their last 100 deadlines a joining player must have met.")
+    min_rating = serializers.FloatField(
+        required=False, default=None, allow_null=True, min_value=-100, max_value=100,
+        help_text="Rating at this game a joining player must have (invited players exempt).")
+
+    def validated_terms(self) -> dict:
+        return {name: self.validated_data[name] for name in
+                ("name", "rated", "start_when_full", "min_reliability", "min_rating")}
 
     def validate_engine(self, value):
         slugs = {engine.slug for engine in all_engines()}
@@ -196,6 +212,7 @@ class GameSummarySerializer(serializers.ModelSerializer):
     seats = serializers.SerializerMethodField()
     awaiting_seats = serializers.SerializerMethodField()
     reserve = serializers.SerializerMethodField()
+    standings = serializers.SerializerMethodField()
 
     class Meta:
         model = Game
@@ -204,7 +221,21 @@ class GameSummarySerializer(serializers.ModelSerializer):
             "reserve", "max_consecutive_timeouts", "allow_spectators", "version", "created_by",
             "created_at", "started_at",
             "finished_at", "seats", "awaiting_seats",
+            "name", "rated", "start_when_full", "min_reliability", "min_rating", "rematch_of",
+            "standings",
         )
+
+    @extend_schema_field(serializers.ListField(child=serializers.DictField()))
+    def get_standings(self, game) -> list[dict] | None:
+        """Once finished: rank, player, points, breakdown and rating change per seat."""
+        if game.status != "finished" or not game.result:
+            return None
+        return [{"rank": row.rank, "seat": row.seat.number, "player": row.seat.player_name,
+                 "username": row.seat.user.username if row.seat.user_id else None,
+                 "points": row.score, "winner": row.winner, "breakdown": row.breakdown,
+                 "rating": row.rating_change and {"before": row.rating_change["before"],
+                                                  "after": row.rating_change["after"]}}
+                for row in profiles.result_rows(game)]
 
     def get_engine_name(self, game) -> str:
         engines = {engine.slug: engine.name for engine in all_engines()}

@@ -2,6 +2,7 @@ from django.urls import include, path
 from rest_framework.routers import SimpleRouter
 
 from accounts.api.views import AccessTokenDetailView, AccessTokenListView, MeView, ObtainTokenView
+from games.api.players import InviteLinkJoinView, LeaderboardView, UserProfileView
 from games.api.views import (
     EngineDetailView,
     EngineListView,
@@ -22,5 +23,9 @@ urlpatterns = [
     path("engines/", EngineListView.as_view(), name="api-engines"),
     path("engines/<slug:slug>/", EngineDetailView.as_view(), name="api-engine"),
     path("reports/", ReportCreateView.as_view(), name="api-reports"),
+    path("users/<str:username>/", UserProfileView.as_view(), name="api-user-profile"),
+    path("leaderboard/<slug:engine>/", LeaderboardView.as_view(), name="api-leaderboard"),
+    path("invite-links/<str:token>/join/", InviteLinkJoinView.as_view(),
+         name="api-invite-link-join"),
     path("", include(router.urls)),
 ]

@@ -14,6 +14,7 @@ from rest_framework.views import APIView
 
 from accounts.api.permissions import TokenScopeRequired
 from games import selectors, services
+from games.api.players import PLAYER_FILTER_PARAMETERS, GamePlayersMixin, player_filters
 from games.api.serializers import (
     ActionResultSerializer,
     ActionSubmitSerializer,
@@ -82,7 +83,8 @@ class EngineDetailView(APIView):
         return Response({**engine.describe_engine(), "action_schema": engine.action_schema(),
                          "view_schema": engine.view_schema()})
 
-class GameViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
+class GameViewSet(GamePlayersMixin, mixins.ListModelMixin, mixins.RetrieveModelMixin,
+                  viewsets.GenericViewSet):
     permission_classes = [permissions.IsAuthenticatedOrReadOnly, TokenScopeRequired]
     serializer_class = GameSummarySerializer
     #: For the schema: writes that depend on the game's state (409) or refuse a body (422).
@@ -105,7 +107,7 @@ class GameViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Gen
             mine=params.get("mine", "").lower() in TRUE_WORDS,
             awaiting_me=params.get("awaiting", "").lower() in TRUE_WORDS,
         )
-        return games
+        return player_filters(games, params)
 
     def get_object(self):
         game = get_object_or_404(selectors.game_list(), pk=self.kwargs["pk"])
@@ -123,6 +125,7 @@ class GameViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Gen
             OpenApiParameter("status", OpenApiTypes.STR, enum=GameStatus.values),
             OpenApiParameter("mine", OpenApiTypes.BOOL, description="Only games I sit in."),
             OpenApiParameter("awaiting", OpenApiTypes.BOOL, description="Games awaiting my move."),
+            *PLAYER_FILTER_PARAMETERS,
         ]
     )
     def list(self, request, *args, **kwargs):
@@ -179,6 +182,7 @@ class GameViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Gen
             reserve=serializer.validated_reserve(),
             max_consecutive_timeouts=data["max_consecutive_timeouts"],
             allow_spectators=data["allow_spectators"],
+            **serializer.validated_terms(),
         )
         return self._detail(game, status.HTTP_201_CREATED)
 

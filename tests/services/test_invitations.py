@@ -115,6 +115,7 @@ def test_an_invitation_does_not_open_a_running_private_game_to_its_invitee(api_c
     game, alice = private_game(players=2)
     bob, carol = UserFactory(), UserFactory()
     services.game_invite(game_id=game.pk, inviter=alice, login=carol.username)
+    services.game_invite(game_id=game.pk, inviter=alice, login=bob.username)
     services.game_join(game_id=game.pk, user=bob)
     with committed():
         services.game_start(game_id=game.pk, user=alice)
@@ -128,7 +129,8 @@ def test_an_invitation_does_not_open_a_running_private_game_to_its_invitee(api_c
 def _named_people(game, alice):
     """Every kind of person an inviter may name, and what each should receive."""
     seated = UserFactory()
-    services.game_join(game_id=game.pk, user=seated)
+    # Seated through the game's invite link (a private game takes no one else uninvited).
+    services.game_join(game_id=game.pk, user=seated, via_link=True)
     no_email = UserFactory(email="")
     quiet = UserFactory()
     notification_services.preference_set(user=quiet, kind="invitation", delivery="never")
@@ -200,7 +202,7 @@ def test_refusals_speak_of_the_inviter_and_the_game_only(api_client):
     api_client.force_authenticate(alice)
     own = api_client.post(invite_url(game), {"username": alice.username}, format="json")
     assert own.status_code == 400 and own.json()["code"] == "invalid_invitation"
-    services.game_join(game_id=game.pk, user=UserFactory())
+    services.game_join(game_id=game.pk, user=UserFactory(), via_link=True)
     with pytest.raises(LobbyError, match="full"):
         services.game_invite(game_id=game.pk, inviter=alice, login="anyone")
     started, (first, _) = started_game(2)
@@ -231,7 +233,7 @@ def test_every_request_counts_against_the_hourly_limit(settings, api_client):
     assert "try again in 20 minute(s)" in refused.value.message
     assert InvitationAttempt.objects.filter(inviter=alice).count() == 4
     # Another inviter has their own allowance.
-    services.game_join(game_id=game.pk, user=(carol := UserFactory()))
+    services.game_join(game_id=game.pk, user=(carol := UserFactory()), via_link=True)
     services.game_invite(game_id=game.pk, inviter=carol, login="someone",
                          now=start + timedelta(minutes=40))
     # An hour after the first request, one more is allowed, and old requests are forgotten.

@@ -75,11 +75,12 @@ def test_a_real_worker_sweeps_deadlines_and_delivers_the_emails(worker_queue):
     assert wait_for(lambda: Game.objects.get(pk=game.pk).version == 3), "no resolution"
     # game_started and timed_out for each player; no second "your turn" for the first seat of
     # the sequential phase: the start already told it, and it has not acted or looked since.
-    assert wait_for(lambda: Notification.objects.filter(email_status="sent").count() == 4)
+    # (Before the start, the creator was told the game was full: game_lobby.)
+    assert wait_for(lambda: Notification.objects.filter(email_status="sent").count() == 5)
     assert sorted(Notification.objects.values_list("kind", flat=True)) == [
-        "game_started", "game_started", "timed_out", "timed_out"]
+        "game_lobby", "game_started", "game_started", "timed_out", "timed_out"]
     emails = sorted(worker_queue["outbox"].glob("*.eml"))
-    assert len(emails) == 4
+    assert len(emails) == 5
     subjects = sorted(
         line.split(": ", 1)[1] for path in emails for line in path.read_text().splitlines()
         if line.startswith("Subject: ")

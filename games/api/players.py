@@ -1,0 +1,153 @@
+"""API v1 about players: public profiles, leaderboards, invite links, answers to invitations and
+rematches, and the engine/player filters of the game list. Thin, like the rest of the API."""
+
+from __future__ import annotations
+
+from django.contrib.auth import get_user_model
+from django.shortcuts import get_object_or_404
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
+from rest_framework import generics, permissions, serializers, status
+from rest_framework.decorators import action as route
+from rest_framework.exceptions import NotFound, ValidationError
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from games import invites, profiles, ratings, selectors, services
+from games.api.serializers import GameDetailSerializer
+from games.engines.registry import UnknownEngine, all_engines, get_engine
+from games.exceptions import NotAllowed
+from games.models import GameStatus, Rating
+
+PLAYER_FILTER_PARAMETERS = [
+    OpenApiParameter("engine", OpenApiTypes.STR, description="Only games of this engine."),
+    OpenApiParameter("player", OpenApiTypes.STR,
+                     description="Only games this player (a username) sits in."),
+]
+
+
+def player_filters(games, params):
+    """`?engine=` and `?player=` on a game list; finished games come newest first."""
+    engine = params.get("engine")
+    if engine:
+        if engine not in {item.slug for item in all_engines()}:
+            raise ValidationError({"engine": f"Unknown game {engine!r}."})
+        games = games.filter(engine=engine)
+    username = params.get("player")
+    if username:
+        player = get_user_model().objects.filter(username=username, is_active=True).first()
+        if player is None:
+            raise ValidationError({"player": f"There is no player {username!r}."})
+        games = games.filter(seats__user=player)
+    if params.get("status") == GameStatus.FINISHED:
+        games = games.order_by("-finished_at", "-id")
+    return games
+
+
+InviteLinkSerializer = inline_serializer("InviteLink", {
+    "url": serializers.URLField(), "token": serializers.CharField(),
+    "expires_in_days": serializers.IntegerField()})
+
+
+# Actions on one game, mixed into the game view set: invite link, decline, rematch. (No
+# docstring: drf-spectacular would take it as the description of every game operation.)
+class GamePlayersMixin:
+
+    @extend_schema(request=None, responses={200: InviteLinkSerializer},
+                   description="The game's invite link, for its players while it is open: "
+                               "anyone holding it may join (even a private game) until it "
+                               "expires or the game starts.")
+    @route(detail=True, methods=["get"], url_path="invite-link")
+    def invite_link(self, request, pk=None):
+        game = self.get_object()
+        if not request.user.is_authenticated or not game.seats.filter(user=request.user).exists():
+            raise NotAllowed("Only the players of this game can share its invite link.")
+        if game.status != GameStatus.OPEN:
+            raise NotAllowed("Only an open game has an invite link.")
+        return Response({"url": invites.invite_url(game), "token": invites.invite_token(game),
+                         "expires_in_days": invites.invite_link_max_age().days})
+
+    @extend_schema(request=None, responses={204: None},
+                   description="Decline your invitation to this game (the inviter is told). "
+                               "To accept, join the game.")
+    @route(detail=True, methods=["post"])
+    def decline(self, request, pk=None):
+        services.invitation_decline(game_id=self.get_object().pk, user=request.user)
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+    @extend_schema(request=None, responses={201: GameDetailSerializer},
+                   description="Offer the players of this finished game a new game with the "
+                               "same options; it starts when all of them accept (join). "
+                               "Asking again returns the rematch already offered.")
+    @route(detail=True, methods=["post"])
+    def rematch(self, request, pk=None):
+        game = services.game_rematch(game_id=self.get_object().pk, user=request.user)
+        return self._detail(game, status.HTTP_201_CREATED)
+
+
+class InviteLinkJoinView(APIView):
+    """POST /api/v1/invite-links/{token}/join/: join the game an invite link names."""
+
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(request=None, responses={200: GameDetailSerializer})
+    def post(self, request, token):
+        game = invites.invite_link_join(token=token, user=request.user)
+        game = selectors.game_list().get(pk=game.pk)
+        return Response(GameDetailSerializer(game, context={"request": request}).data)
+
+
+class UserProfileView(APIView):
+    """A player's public profile: nothing private (no email, timezone or vacations)."""
+
+    permission_classes = [permissions.AllowAny]
+
+    @extend_schema(responses={200: OpenApiTypes.OBJECT})
+    def get(self, request, username):
+        player = get_object_or_404(get_user_model(), username=username, is_active=True)
+        facts = profiles.profile(player, request.user)
+        current = profiles.current_games(player, request.user)[:50]
+        head_to_head = facts["head_to_head"]
+        return Response({
+            "username": facts["username"],
+            "display_name": facts["display_name"],
+            "member_since": facts["member_since"].isoformat(),
+            "engines": [record.as_dict() for record in facts["engines"]],
+            "reliability": facts["reliability"].as_dict(),
+            "head_to_head": head_to_head.as_dict() if head_to_head else None,
+            "current_games": [{"id": game.pk, "title": game.title, "engine": game.engine,
+                               "status": game.status} for game in current],
+            "finished_games_url": request.build_absolute_uri(
+                f"/api/v1/games/?status=finished&player={player.username}"),
+        })
+
+
+class LeaderboardSerializer(serializers.ModelSerializer):
+    username = serializers.CharField(source="user.username")
+    player = serializers.CharField(source="user.public_name")
+    rating = serializers.SerializerMethodField()
+    provisional = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Rating
+        fields = ("username", "player", "rating", "rated_games", "provisional")
+
+    def get_rating(self, row) -> float:
+        return round(row.ordinal, 1)
+
+    def get_provisional(self, row) -> bool:
+        return row.rated_games < ratings.PROVISIONAL_GAMES
+
+
+class LeaderboardView(generics.ListAPIView):
+    """Ratings at one engine, established ones first, highest first."""
+
+    permission_classes = [permissions.AllowAny]
+    serializer_class = LeaderboardSerializer
+
+    def get_queryset(self):
+        try:
+            get_engine(self.kwargs["engine"])
+        except UnknownEngine:
+            raise NotFound("There is no such game.") from None
+        return ratings.leaderboard(self.kwargs["engine"])
