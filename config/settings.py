@@ -331,6 +331,7 @@ SPECTACULAR_SETTINGS = {
         {"name": "games", "description": "The lobby and a game's life: create, join, start."},
         {"name": "moves", "description": "Legal actions, moves, resigning, log and export."},
         {"name": "chat", "description": "A game's chat."},
+        {"name": "players", "description": "Public profiles, ratings and leaderboards."},
         {"name": "moderation", "description": "Reports to the moderators."},
     ],
     "VERSION": "1.0.0",

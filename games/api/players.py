@@ -13,6 +13,7 @@ from rest_framework.exceptions import NotFound, ValidationError
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from accounts.api.permissions import TokenScopeRequired
 from games import invites, profiles, ratings, selectors, services
 from games.api.serializers import GameDetailSerializer
 from games.engines.registry import UnknownEngine, all_engines, get_engine
@@ -53,7 +54,9 @@ InviteLinkSerializer = inline_serializer("InviteLink", {
 # docstring: drf-spectacular would take it as the description of every game operation.)
 class GamePlayersMixin:
 
-    @extend_schema(request=None, responses={200: InviteLinkSerializer},
+    @extend_schema(operation_id="get_invite_link", tags=["games"],
+                   summary="A game's invite link", request=None,
+                   responses={200: InviteLinkSerializer},
                    description="The game's invite link, for its players while it is open: "
                                "anyone holding it may join (even a private game) until it "
                                "expires or the game starts.")
@@ -67,7 +70,8 @@ class GamePlayersMixin:
         return Response({"url": invites.invite_url(game), "token": invites.invite_token(game),
                          "expires_in_days": invites.invite_link_max_age().days})
 
-    @extend_schema(request=None, responses={204: None},
+    @extend_schema(operation_id="decline_invitation", tags=["games"],
+                   summary="Decline an invitation", request=None, responses={204: None},
                    description="Decline your invitation to this game (the inviter is told). "
                                "To accept, join the game.")
     @route(detail=True, methods=["post"])
@@ -75,7 +79,9 @@ class GamePlayersMixin:
         services.invitation_decline(game_id=self.get_object().pk, user=request.user)
         return Response(status=status.HTTP_204_NO_CONTENT)
 
-    @extend_schema(request=None, responses={201: GameDetailSerializer},
+    @extend_schema(operation_id="offer_rematch", tags=["games"],
+                   summary="Offer the same players a new game", request=None,
+                   responses={201: GameDetailSerializer},
                    description="Offer the players of this finished game a new game with the "
                                "same options; it starts when all of them accept (join). "
                                "Asking again returns the rematch already offered.")
@@ -88,9 +94,11 @@ class GamePlayersMixin:
 class InviteLinkJoinView(APIView):
     """POST /api/v1/invite-links/{token}/join/: join the game an invite link names."""
 
-    permission_classes = [permissions.IsAuthenticated]
+    permission_classes = [permissions.IsAuthenticated, TokenScopeRequired]
 
-    @extend_schema(request=None, responses={200: GameDetailSerializer})
+    @extend_schema(operation_id="join_by_invite_link", tags=["games"],
+                   summary="Join the game an invite link names", request=None,
+                   responses={200: GameDetailSerializer})
     def post(self, request, token):
         game = invites.invite_link_join(token=token, user=request.user)
         game = selectors.game_list().get(pk=game.pk)
@@ -100,9 +108,10 @@ class InviteLinkJoinView(APIView):
 class UserProfileView(APIView):
     """A player's public profile: nothing private (no email, timezone or vacations)."""
 
-    permission_classes = [permissions.AllowAny]
+    permission_classes = [permissions.AllowAny, TokenScopeRequired]
 
-    @extend_schema(responses={200: OpenApiTypes.OBJECT})
+    @extend_schema(operation_id="get_user_profile", tags=["players"],
+                   summary="A player's public profile", responses={200: OpenApiTypes.OBJECT})
     def get(self, request, username):
         player = get_object_or_404(get_user_model(), username=username, is_active=True)
         facts = profiles.profile(player, request.user)
@@ -142,8 +151,13 @@ class LeaderboardSerializer(serializers.ModelSerializer):
 class LeaderboardView(generics.ListAPIView):
     """Ratings at one engine, established ones first, highest first."""
 
-    permission_classes = [permissions.AllowAny]
+    permission_classes = [permissions.AllowAny, TokenScopeRequired]
     serializer_class = LeaderboardSerializer
+
+    @extend_schema(operation_id="get_leaderboard", tags=["players"],
+                   summary="The ratings at one game, highest first")
+    def get(self, request, *args, **kwargs):
+        return super().get(request, *args, **kwargs)
 
     def get_queryset(self):
         try:

@@ -205,6 +205,24 @@ class SeatSerializer(serializers.ModelSerializer):
         return bool(user.is_authenticated and seat.user_id == user.pk)
 
 
+class RatingChangeSerializer(serializers.Serializer):
+    before = serializers.FloatField()
+    after = serializers.FloatField()
+
+
+class StandingSerializer(serializers.Serializer):
+    """One seat of a finished game's result."""
+
+    rank = serializers.IntegerField()
+    seat = serializers.IntegerField()
+    player = serializers.CharField()
+    username = serializers.CharField(allow_null=True)
+    points = serializers.IntegerField()
+    winner = serializers.BooleanField()
+    breakdown = serializers.DictField(child=serializers.IntegerField())
+    rating = RatingChangeSerializer(allow_null=True)
+
+
 class GameSummarySerializer(serializers.ModelSerializer):
     engine_name = serializers.SerializerMethodField()
     created_by = serializers.CharField(source="created_by.username")
@@ -225,16 +243,17 @@ class GameSummarySerializer(serializers.ModelSerializer):
             "standings",
         )
 
-    @extend_schema_field(serializers.ListField(child=serializers.DictField()))
+    @extend_schema_field(StandingSerializer(many=True, allow_null=True))
     def get_standings(self, game) -> list[dict] | None:
-        """Once finished: rank, player, points, breakdown and rating change per seat."""
+        """Once finished: rank, player, points, breakdown and rating change per seat (null
+        before the end)."""
         if game.status != "finished" or not game.result:
             return None
         return [{"rank": row.rank, "seat": row.seat.number, "player": row.seat.player_name,
                  "username": row.seat.user.username if row.seat.user_id else None,
                  "points": row.score, "winner": row.winner, "breakdown": row.breakdown,
-                 "rating": row.rating_change and {"before": row.rating_change["before"],
-                                                  "after": row.rating_change["after"]}}
+                 "rating": {"before": row.rating_change["before"],
+                            "after": row.rating_change["after"]} if row.rating_change else None}
                 for row in profiles.result_rows(game)]
 
     def get_engine_name(self, game) -> str:
