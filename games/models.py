@@ -122,6 +122,11 @@ class Seat(models.Model):
     turn_notified_at = models.DateTimeField(null=True, blank=True)
     timeout_count = models.PositiveSmallIntegerField(default=0)
     joined_at = models.DateTimeField(auto_now_add=True)
+    # Steps that need nobody (games/autoplay.py). Null: follow the player's profile.
+    auto_forced = models.BooleanField(null=True, blank=True)
+    standing_orders = models.JSONField(null=True, blank=True)
+    # The player's private conditional moves: decisions, each a list of candidate actions.
+    move_queue = models.JSONField(default=list, blank=True)
 
     class Meta:
         ordering = ["game", "number", "join_order"]
@@ -159,6 +164,8 @@ class ActionSource(models.TextChoices):
     BOT = "bot", "Bot"
     SYSTEM = "system", "System"
     MODERATOR = "moderator", "Moderator"
+    AUTO = "auto", "Automatic"
+    QUEUED = "queued", "Queued"
 
 
 class ActionKind(models.TextChoices):

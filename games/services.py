@@ -272,6 +272,12 @@ def _after_change(
     announce_turns: bool = True,
     player_acted: bool = False,
 ) -> list[int]:
+    # Steps that need nobody (forced moves, standing orders, queued moves) come before the
+    # turns are counted, so a seat whose decision played itself is never awaited or told.
+    from games import autoplay
+
+    autoplay.play_steps_that_need_nobody(game, engine, now,
+                                         cancel_queue_of=acted_seat if player_acted else None)
     newly_active = _refresh_turns(game, engine, now, acted_seat, player_acted)
     game.save()
     if game.status == GameStatus.FINISHED:
