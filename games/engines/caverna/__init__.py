@@ -58,6 +58,9 @@ class CavernaEngine(Engine):
                               ) -> dict | None:
         return orders.choose(view, legal, orders_given)
 
+    def queue_suggestions(self, state: dict, seat: int) -> list[dict[str, Any]]:
+        return orders.queue_suggestions(state, seat)
+
     def timeout_action(self, state: dict, seat: int) -> dict:
         if seat not in self.active_seats(state):
             raise IllegalAction(f"Seat {seat} has nothing to decide.")

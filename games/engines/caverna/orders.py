@@ -10,6 +10,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from . import rules
+from .data import SPACES
+
 ASK = {"value": "ask", "label": "Ask me"}
 
 #: Food per unit converted (the food table), and animals from least to most valuable.
@@ -168,3 +171,19 @@ def choose(view: dict[str, Any], legal: list[dict], orders: dict[str, str]) -> d
     if kind == "frame":
         return _goods_part(orders.get("action_parts", "ask"), decision, legal)
     return None
+
+
+def queue_suggestions(state: dict[str, Any], seat: int) -> list[dict[str, Any]]:
+    """The action spaces the seat's next dwarf could go to were it its turn now (boards and
+    supplies are public), for queuing its next placement while it waits."""
+    if state["phase"] != "work" or not 0 <= seat < state["n"]:
+        return []
+    if state["stack"] and state["stack"][-1].get("seat") == seat:
+        return []  # its decision is at hand
+    player = state["players"][seat]
+    dwarf = rules.default_dwarf(player)
+    if dwarf is None:
+        return []
+    return [{"action": {"type": "place", "space": sid},
+             "label": f"A dwarf on {SPACES[sid]['name']}"}
+            for sid in rules.placements(state, seat, dwarf)]

@@ -57,6 +57,9 @@ class StoneAgeEngine(Engine):
     def standing_order_action(self, view, legal, orders_given):
         return orders.choose(view, legal, orders_given)
 
+    def queue_suggestions(self, state, seat):
+        return orders.queue_suggestions(state, seat)
+
     def timeout_action(self, state, seat):
         return bot.timeout_action(state, seat)
 

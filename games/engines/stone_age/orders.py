@@ -10,8 +10,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from . import rules
 from .bot import RESOLVE_ORDER
-from .data import RESOURCES, VALUE
+from .data import LOCATION_NAMES, RESOURCES, VALUE
 
 ASK = {"value": "ask", "label": "Ask me"}
 
@@ -141,3 +142,17 @@ def choose(view: dict[str, Any], legal: list[dict], orders: dict[str, str]) -> d
     if kind == "resolve" and orders.get("resolve_order") == "village_first":
         return _resolve_next(legal)
     return None
+
+
+def queue_suggestions(state: dict[str, Any], seat: int) -> list[dict[str, Any]]:
+    """The placements the seat could make were it its turn now (the board and its own people
+    are public), for queuing its next placement while it waits."""
+    if (state["phase"] != "placement" or not 0 <= seat < state["num_players"]
+            or state["players"][seat]["unplaced"] <= 0 or seat in rules.active_seats(state)):
+        return []
+    out = []
+    for action in rules.placement_actions(state, seat):
+        people = "person" if action["count"] == 1 else "people"
+        out.append({"action": action, "label": f"{action['count']} {people} on the "
+                                               f"{LOCATION_NAMES[action['location']]}"})
+    return out
