@@ -10,6 +10,7 @@ engine-level benchmark share one definition of "needed a person".
 from __future__ import annotations
 
 import json
+import logging
 from dataclasses import dataclass
 from typing import Any
 
@@ -25,6 +26,8 @@ MAX_SAME_STATE_ACTIONS = 8
 #: A queue holds at most this many decisions, each at most this many candidates.
 MAX_QUEUE_STEPS = 3
 MAX_QUEUE_CANDIDATES = 5
+
+logger = logging.getLogger(__name__)
 
 _STATE_TEXT = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
@@ -65,6 +68,12 @@ def forced_action(engine: Engine, state: State, seat: int, legal: list[Action]
             after = canonical_state(engine.apply(state, seat, action))
         except IllegalAction:
             return None
+        except Exception:
+            # A trial of a move nobody chose must never fail the move being made: the seat
+            # decides, and the fault shows when (if) that move is really played.
+            logger.warning("Trying every action of a %s decision failed; the seat decides",
+                           engine.slug, exc_info=True)
+            return None
         if first is None:
             first = after
         elif after != first:
@@ -83,7 +92,14 @@ def order_action(engine: Engine, state: State, seat: int, legal: list[Action],
     of `legal` (anything else the engine's function returned is ignored)."""
     if not wants_orders(engine, orders):
         return None
-    chosen = engine.standing_order_action(engine.view(state, seat), legal, dict(orders or {}))
+    try:
+        chosen = engine.standing_order_action(engine.view(state, seat), legal,
+                                              dict(orders or {}))
+    except Exception:
+        # A faulty order leaves the decision to the player rather than stopping the game.
+        logger.warning("The %s standing orders failed; the seat decides", engine.slug,
+                       exc_info=True)
+        return None
     if chosen is None:
         return None
     try:

@@ -264,3 +264,34 @@ def test_a_queued_move_is_played_exactly_once_under_concurrent_moves(attempt):
                      .values_list("sequence", flat=True))
     assert sequences == list(range(1, len(sequences) + 1))
     assert services.game_replay_verify(game=game)
+
+
+class CrashingChain(type(chain_engine)):
+    """Tidying right and the standing orders hit bugs; nobody chooses either here."""
+
+    slug = "chain_crashing"
+
+    def apply(self, state, seat, action):
+        if action == {"type": "tidy", "hand": "right"}:
+            raise TypeError("unsupported operand type(s) for +: 'int' and 'NoneType'")
+        return super().apply(state, seat, action)
+
+    def standing_order_action(self, view, legal, orders):
+        raise KeyError("decision")
+
+
+@pytest.mark.django_db
+def test_a_fault_in_a_trial_or_an_order_leaves_the_decision_to_the_player():
+    crashing = CrashingChain()
+    registry.register(crashing)
+    try:
+        game, users = started_game(3, engine="chain_crashing")
+        move(game, users[0], {"type": "take", "spot": "b"})
+        game.refresh_from_db()
+        assert crashing.active_seats(game.state) == [0]  # asked to tidy; the move stands
+        move(game, users[0], {"type": "tidy", "hand": "left"})
+        move(game, users[1], {"type": "take", "spot": "c"})
+        game.refresh_from_db()
+        assert crashing.legal_actions(game.state, 1)[0]["type"] == "pay"  # the order failed
+    finally:
+        registry.unregister(crashing.slug)
