@@ -93,7 +93,7 @@ def order_action(engine: Engine, state: State, seat: int, legal: list[Action],
     if not wants_orders(engine, orders):
         return None
     try:
-        chosen = engine.standing_order_action(engine.view(state, seat), legal,
+        chosen = engine.standing_order_action(engine.orders_view(state, seat), legal,
                                               dict(orders or {}))
     except Exception:
         # A faulty order leaves the decision to the player rather than stopping the game.

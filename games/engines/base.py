@@ -174,6 +174,11 @@ class Engine(ABC):
         """The move a bot makes for `seat`; deterministic for a given state."""
         return self.timeout_action(state, seat)
 
+    def orders_view(self, state: State, seat: int) -> dict[str, Any]:
+        """What `standing_order_action` is given: `view(state, seat)`, or a part of it that is
+        cheaper to build (never anything the view would not show the seat)."""
+        return self.view(state, seat)
+
     def standing_order_action(
         self, view: dict[str, Any], legal: list[Action], orders: dict[str, Any]
     ) -> Action | None:

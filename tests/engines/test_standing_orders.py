@@ -309,6 +309,22 @@ def scramble_caverna(state, seat, rng):
     return other
 
 
+def assert_part_of_view(part, whole):
+    """What the orders read is the seat's view or a part of it, never anything more."""
+    if isinstance(part, dict):
+        assert isinstance(whole, dict)
+        for key, value in part.items():
+            assert key in whole, key
+            assert_part_of_view(value, whole[key])
+    elif isinstance(part, list):
+        assert isinstance(whole, list) and len(part) == len(whole)
+        for mine, theirs in zip(part, whole, strict=True):
+            if mine is not None:
+                assert_part_of_view(mine, theirs)
+    else:
+        assert part == whole
+
+
 @pytest.mark.parametrize(("engine", "scramble", "games"), [
     (stone_age, scramble_stone_age, 4),
     (caverna, scramble_caverna, 2),
@@ -329,16 +345,19 @@ def test_orders_answer_with_listed_actions_and_ignore_hidden_state(engine, scram
                 continue
             seat = engine.active_seats(state)[0]
             legal = engine.legal_actions(state, seat)
+            assert_part_of_view(engine.orders_view(state, seat), engine.view(state, seat))
             listed = {canonical_action(a) for a in legal}
             for orders in variants:
-                chosen = engine.standing_order_action(engine.view(state, seat), legal, orders)
+                chosen = engine.standing_order_action(engine.orders_view(state, seat), legal,
+                                                      orders)
                 if chosen is None:
                     continue
                 answered += 1
                 assert canonical_action(chosen) in listed
                 scrambled = scramble(state, seat, rng)
                 again = engine.standing_order_action(
-                    engine.view(scrambled, seat), engine.legal_actions(scrambled, seat), orders)
+                    engine.orders_view(scrambled, seat), engine.legal_actions(scrambled, seat),
+                    orders)
                 assert again == chosen
             state = engine.apply(state, seat, engine.bot_action(state, seat))
     assert answered > 50

@@ -54,6 +54,9 @@ class CavernaEngine(Engine):
     def describe(self, state: dict, seat: int, action: dict, viewer: int | None = None) -> str:
         return view.describe(state, seat, action)
 
+    def orders_view(self, state: dict, seat: int) -> dict[str, Any]:
+        return view.orders_view(state, seat)
+
     def standing_order_action(self, view: dict, legal: list[dict], orders_given: dict
                               ) -> dict | None:
         return orders.choose(view, legal, orders_given)

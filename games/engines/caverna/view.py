@@ -187,6 +187,17 @@ def decision_view(state: dict[str, Any]) -> dict[str, Any] | None:
     return out
 
 
+def orders_view(state: dict[str, Any], seat: int) -> dict[str, Any]:
+    """The part of `view(state, seat)` that standing orders read: the decision and the seat's own
+    supply and animals (the home-board arrangement, the costly part, is left out)."""
+    players: list[dict[str, Any] | None] = [None] * state["n"]
+    if 0 <= seat < state["n"]:
+        p = state["players"][seat]
+        players[seat] = {"seat": seat, "supply": dict(p["supply"]),
+                         "animals": dict(p["animals"])}
+    return {"you": seat, "decision": decision_view(state), "players": players}
+
+
 def view(state: dict[str, Any], seat: int | None) -> dict[str, Any]:
     spaces = []
     for sid in state["order"]:
