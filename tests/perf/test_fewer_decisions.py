@@ -49,3 +49,34 @@ def test_decisions_needing_a_person_before_and_after(benchmark, slug):
     assert after.person <= before.person * (1 - GOAL[slug]), row
     if GOAL[slug]:
         assert after.waits < before.waits, row
+
+
+def _decisions_of_one_bot_game(engine, seed: str) -> list[tuple]:
+    state, out = engine.new_game(3, seed), []
+    while not engine.is_over(state):
+        if engine.ready_to_resolve(state):
+            state = engine.resolve(state)
+            continue
+        seat = engine.active_seats(state)[0]
+        out.append((state, seat))
+        state = engine.apply(state, seat, engine.bot_action(state, seat))
+    return out
+
+
+@pytest.mark.parametrize("slug", ["stone_age", "caverna", "seven_wonders"])
+def test_cost_of_the_check_after_each_move(benchmark, slug):
+    """What the service adds per awaited seat after a move: `next_step` (forced check, the
+    default standing orders, an empty queue) at every decision of one bot game."""
+    from games.engines import autoplay
+
+    engine = get_engine(slug)
+    orders = engine.validate_orders({})
+    decisions = _decisions_of_one_bot_game(engine, f"cost-{slug}")
+
+    def check_all():
+        return sum(autoplay.next_step(engine, state, seat, orders=orders) is not None
+                   for state, seat in decisions)
+
+    answered = benchmark(check_all)
+    benchmark.extra_info["decisions"] = len(decisions)
+    assert 0 <= answered <= len(decisions)
