@@ -74,3 +74,17 @@ def test_auto_off_and_on_by_email_switch_forced_moves_for_that_game():
     assert Seat.objects.get(game=game, number=0).auto_forced is True
     assert Action.objects.filter(game=game, source="auto", seat_number=0).count() == 1
     assert "Forced moves now play themselves" in last_mail_to(users[0]).body
+
+
+def test_no_email_mentions_a_queue():
+    from games import autoplay
+
+    game, users = started("chain", 3)
+    marker = {"type": "take", "spot": "a", "plan": "secret-plan-91c2"}
+    autoplay.queue_set(game_id=game.pk, user=users[2], decisions=[[marker]])
+    move(game, users[0], {"type": "take", "spot": "b"})
+    move(game, users[1], {"type": "take", "spot": "c"})
+    assert mail.outbox
+    for message in mail.outbox:
+        everything = message.body + "".join(str(part[0]) for part in message.alternatives)
+        assert "secret-plan-91c2" not in everything
