@@ -90,6 +90,16 @@ def test_stone_age_feeding_pays_the_cheapest_resources_first():
     assert after["players"][0]["score"] == state["players"][0]["score"]
 
 
+def test_stone_age_feeding_can_keep_gold():
+    state = feeding_state(people=3, wood=1, clay=2, gold=3)
+    after, played = play_orders(stone_age, state, 0, feeding="keep_gold")
+    assert after["players"][0]["resources"] == resources(gold=3)  # 1 wood + 2 clay paid
+    short = feeding_state(people=3, wood=1, clay=1, gold=3)
+    assert order(stone_age, short, 0, feeding="keep_gold") == {"type": "accept_penalty"}
+    assert order(stone_age, short, 0, feeding="cheapest") == {
+        "type": "pay", "resource": "wood", "amount": 1}
+
+
 def test_stone_age_feeding_can_take_the_penalty_or_ask():
     state = feeding_state(wood=2, clay=2)
     assert order(stone_age, state, 0, feeding="penalty") == {"type": "accept_penalty"}

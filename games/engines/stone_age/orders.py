@@ -26,6 +26,8 @@ ORDERS: list[dict[str, Any]] = [
         "choices": [
             {"value": "cheapest", "label": "Pay with the cheapest resources first "
                                            "(wood, clay, stone, then gold)"},
+            {"value": "keep_gold", "label": "Pay with wood, clay and stone (cheapest first); "
+                                            "take −10 points rather than spend gold"},
             {"value": "penalty", "label": "Keep my resources and take −10 points"},
             ASK,
         ],
@@ -76,9 +78,22 @@ def _paid_value(pay: dict[str, int]) -> tuple:
             tuple(-pay.get(kind, 0) for kind in reversed(RESOURCES)))
 
 
-def _feeding(order: str, legal: list[dict]) -> dict | None:
+def _feeding(order: str, decision: dict, me: dict, legal: list[dict]) -> dict | None:
+    penalty = next((a for a in legal if a["type"] == "accept_penalty"), None)
     if order == "penalty":
-        return next((a for a in legal if a["type"] == "accept_penalty"), None)
+        return penalty
+    if order == "keep_gold":
+        pays = [a for a in legal if a["type"] == "pay"]
+        if not pays:
+            return None
+        # Resources already set aside count; the steps still open run up to gold.
+        step = RESOURCES.index(pays[0]["resource"])
+        chosen = decision.get("chosen") or {}
+        without_gold = sum(chosen.get(kind, 0) for kind in RESOURCES[:step]) + sum(
+            me["resources"][kind] for kind in RESOURCES[step:-1])
+        if without_gold < decision["shortfall"]:
+            return penalty if step == 0 else None  # a payment begun is the player's own
+        return max(pays, key=lambda a: a["amount"])
     if order == "cheapest":
         # The steps run wood, clay, stone, gold: taking the most of each kind pays cheapest.
         pays = [a for a in legal if a["type"] == "pay"]
@@ -134,7 +149,7 @@ def choose(view: dict[str, Any], legal: list[dict], orders: dict[str, str]) -> d
         return None
     kind = decision["kind"]
     if kind == "feeding":
-        return _feeding(orders.get("feeding", "ask"), legal)
+        return _feeding(orders.get("feeding", "ask"), decision, view["players"][viewer], legal)
     if kind == "tools":
         return _tools(orders.get("tools", "ask"), decision, legal)
     if kind in ("buy_card", "buy_building"):
