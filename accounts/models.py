@@ -74,6 +74,12 @@ class User(AbstractUser):
         null=True, blank=True, validators=[MaxValueValidator(23)],
         help_text="Local hour at which emails resume.",
     )
+    # Decisions with no real choice are played for the player at once (each game may override).
+    auto_play_forced = models.BooleanField(
+        default=True, help_text="Play my forced moves (only one possible choice) at once.",
+    )
+    # Default standing orders per game: {engine slug: {order name: value}}.
+    standing_orders = models.JSONField(default=dict, blank=True)
 
     class Meta:
         db_table = "accounts_user"

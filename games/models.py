@@ -139,6 +139,11 @@ class Seat(models.Model):
     # The player resigned: a bot plays the seat for good (it cannot be taken back).
     resigned_at = models.DateTimeField(null=True, blank=True)
     joined_at = models.DateTimeField(auto_now_add=True)
+    # Steps that need nobody (games/autoplay.py). Null: follow the player's profile.
+    auto_forced = models.BooleanField(null=True, blank=True)
+    standing_orders = models.JSONField(null=True, blank=True)
+    # The player's private conditional moves: decisions, each a list of candidate actions.
+    move_queue = models.JSONField(default=list, blank=True)
 
     class Meta:
         ordering = ["game", "number", "join_order"]
@@ -179,6 +184,8 @@ class ActionSource(models.TextChoices):
     BOT = "bot", "Bot"
     SYSTEM = "system", "System"
     MODERATOR = "moderator", "Moderator"
+    AUTO = "auto", "Automatic"
+    QUEUED = "queued", "Queued"
 
 
 class ActionKind(models.TextChoices):

@@ -283,6 +283,12 @@ def _after_change(
     announce_turns: bool = True,
     player_acted: bool = False,
 ) -> list[int]:
+    # Steps that need nobody (forced moves, standing orders, queued moves) come before the
+    # turns are counted, so a seat whose decision played itself is never awaited or told.
+    from games import autoplay
+
+    autoplay.play_steps_that_need_nobody(game, engine, now,
+                                         cancel_queue_of=acted_seat if player_acted else None)
     newly_active = _refresh_turns(game, engine, now, acted_seat, player_acted)
     game.save()
     if game.status == GameStatus.FINISHED:
@@ -775,17 +781,21 @@ def game_move_undo(*, game_id: int, user, expected_version: int | None,
                 "Reload and try again.", details={"version": game.version})
         engine = _engine_for(game.engine)
         with _engine_guard(game, "undo", seat.number):
-            target, before = undo.undo_target(engine, game, seat.number)
+            taken_back, before = undo.undo_target(engine, game, seat.number)
+        target = taken_back[0]
         game.version += 1
         words = f"Seat {seat.number} took back a move: "
         record = Action.objects.create(
             game=game, sequence=game.version, kind=ActionKind.UNDO, seat_number=seat.number,
-            payload={"undoes": target.sequence}, source=source, actor=user,
+            payload={"undoes": target.sequence, **(
+                {"with_automatic": [entry.sequence for entry in taken_back[1:]]}
+                if len(taken_back) > 1 else {})},
+            source=source, actor=user,
             public_description=words + target.public_description,
             actor_description=words + target.actor_description,
         )
-        target.undone_by = record.sequence
-        target.save(update_fields=["undone_by"])
+        Action.objects.filter(pk__in=[entry.pk for entry in taken_back]).update(
+            undone_by=record.sequence)
         game.state = before
         _require_playable(game, engine, "undo", seat.number)
         _after_change(game, engine, now, acted_seat=None, announce_turns=False)

@@ -19,8 +19,12 @@ from games.engines.base import Engine, match_legal
 from games.exceptions import GameError
 from games.models import Action, ActionKind, ActionSource, Game
 
-#: Moves a player made themselves; a bot's or a timeout's move is not theirs to take back.
-PLAYER_SOURCES = (ActionSource.WEB, ActionSource.API, ActionSource.EMAIL)
+#: Moves a player made themselves (a queued move is theirs, made in advance); a bot's or a
+#: timeout's move is not theirs to take back.
+PLAYER_SOURCES = (ActionSource.WEB, ActionSource.API, ActionSource.EMAIL, ActionSource.QUEUED)
+#: Steps the service played for the seat right after its move (forced decisions, standing
+#: orders): taken back together with the move they followed.
+FOLLOWING_SOURCES = (ActionSource.AUTO,)
 
 
 class UndoRefused(GameError):
@@ -65,34 +69,49 @@ def state_at(engine: Engine, game: Game, version: int | None = None) -> dict[str
     return replay(engine, game, entries, version)
 
 
-def _last_counting_entry(game: Game) -> Action | None:
-    return (game.actions.exclude(kind=ActionKind.UNDO).filter(undone_by__isnull=True)
-            .order_by("-sequence").first())
+def _trailing_moves(game: Game, seat_number: int) -> list[Action] | None:
+    """The seat's last own move and the automatic steps played for it after that move, oldest
+    first, when they are the last entries that still count; None otherwise."""
+    run: list[Action] = []
+    entries = (game.actions.exclude(kind=ActionKind.UNDO).filter(undone_by__isnull=True)
+               .order_by("-sequence"))
+    for entry in entries.iterator(chunk_size=16):
+        if entry.kind != ActionKind.MOVE or entry.seat_number != seat_number:
+            return None
+        run.append(entry)
+        if entry.source in PLAYER_SOURCES:
+            return run[::-1]
+        if entry.source not in FOLLOWING_SOURCES:
+            return None
+    return None
 
 
-def undo_target(engine: Engine, game: Game, seat_number: int) -> tuple[Action, dict[str, Any]]:
-    """The move `seat_number` may take back now and the state before it; raises UndoRefused
-    with the reason otherwise."""
-    last = _last_counting_entry(game)
-    if (last is None or last.kind != ActionKind.MOVE or last.seat_number != seat_number
-            or last.source not in PLAYER_SOURCES):
+def undo_target(engine: Engine, game: Game,
+                seat_number: int) -> tuple[list[Action], dict[str, Any]]:
+    """The entries `seat_number` may take back now (its last move, then any automatic steps
+    that followed it) and the state before them; raises UndoRefused with the reason otherwise."""
+    run = _trailing_moves(game, seat_number)
+    if run is None:
         raise UndoRefused("There is no move of yours to take back: something happened after "
                           "your last move (another player's move, a die roll or a new card), "
                           "or you have not moved this turn.")
-    before = state_at(engine, game, last.sequence - 1)
-    if engine.reveals(before, seat_number, last.payload, game.state):
-        raise UndoRefused("Your last move revealed something (a die, a card, or the turn "
-                          "passing on), so it cannot be taken back.")
-    return last, before
+    before = state_at(engine, game, run[0].sequence - 1)
+    state = before
+    for entry in run:
+        after = engine.apply(state, seat_number,
+                             match_legal(entry.payload, engine.legal_actions(state, seat_number)))
+        if engine.reveals(state, seat_number, entry.payload, after):
+            raise UndoRefused("Your last move revealed something (a die, a card, or the turn "
+                              "passing on), so it cannot be taken back.")
+        state = after
+    return run, before
 
 
 def can_undo(engine: Engine, game: Game, seat_number: int | None) -> bool:
     """Whether the page should offer an undo to this seat (the same test the service makes)."""
     if seat_number is None or game.state is None:
         return False
-    last = _last_counting_entry(game)
-    if (last is None or last.kind != ActionKind.MOVE or last.seat_number != seat_number
-            or last.source not in PLAYER_SOURCES):
+    if _trailing_moves(game, seat_number) is None:
         return False  # decided without replaying the log
     try:
         undo_target(engine, game, seat_number)

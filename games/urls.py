@@ -1,6 +1,6 @@
 from django.urls import path
 
-from games import player_views, views
+from games import autoplay_views, player_views, views
 
 app_name = "games"
 urlpatterns = [
@@ -18,6 +18,9 @@ urlpatterns = [
     path("games/<int:game_id>/take-back/", views.game_take_back, name="take_back"),
     path("games/<int:game_id>/invite/", views.game_invite, name="invite"),
     path("games/<int:game_id>/chat/", views.game_chat_post, name="chat"),
+    path("games/<int:game_id>/queue/", autoplay_views.game_queue, name="queue"),
+    path("games/<int:game_id>/autoplay/", autoplay_views.game_autoplay, name="autoplay"),
+    path("automatic-moves/", autoplay_views.profile_autoplay, name="profile_autoplay"),
     path("reports/", views.report_create, name="report"),
     path("games/finished/", player_views.finished_games, name="finished"),
     path("games/<int:game_id>/decline/", player_views.invitation_decline,

@@ -12,7 +12,7 @@ from django.template.loader import select_template
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
-from games import board, selectors, services, undo
+from games import autoplay_views, board, selectors, services, undo
 from games.engines.registry import get_engine
 from games.exceptions import GameError
 from games.forms import GameCreateForm
@@ -144,6 +144,7 @@ def game_detail(request, game_id):
             [f"games/boards/{game.engine}.html", "games/boards/generic.html"]
         ).template.name,
     }
+    context.update(autoplay_views.page_context(game, seat))
     return render(request, "games/detail.html", context)
 
 

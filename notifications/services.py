@@ -185,6 +185,7 @@ def email_context(notification: Notification, now: datetime) -> dict:
             context["reply_address"] = email_play.reply_address_for(game, user, now=now)
         # What the others did since this player last moved, named as on the game page.
         context["what_changed"] = email_play.moves_since_own(game, seat.number)
+        context["made_for_you"] = email_play.automatic_since_own(game, seat.number)
     if seat is not None and seat.number is not None and game.state is not None:
         # The game as the page shows it to this seat, from the engine's view for it alone.
         context["game_lines"] = summaries.game_lines(

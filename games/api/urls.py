@@ -2,6 +2,7 @@ from django.urls import include, path
 from rest_framework.routers import SimpleRouter
 
 from accounts.api.views import AccessTokenDetailView, AccessTokenListView, MeView, ObtainTokenView
+from games.api.autoplay import GameAutoplayView, GameQueueView, MyAutoplayView
 from games.api.players import InviteLinkJoinView, LeaderboardView, UserProfileView
 from games.api.views import (
     EngineDetailView,
@@ -20,6 +21,9 @@ urlpatterns = [
     path("tokens/<int:token_id>/", AccessTokenDetailView.as_view(), name="api-token-detail"),
     path("me/", MeView.as_view(), name="api-me"),
     path("me/games/", MyGamesView.as_view(), name="api-my-games"),
+    path("me/autoplay/", MyAutoplayView.as_view(), name="api-my-autoplay"),
+    path("games/<int:pk>/queue/", GameQueueView.as_view(), name="api-game-queue"),
+    path("games/<int:pk>/autoplay/", GameAutoplayView.as_view(), name="api-game-autoplay"),
     path("engines/", EngineListView.as_view(), name="api-engines"),
     path("engines/<slug:slug>/", EngineDetailView.as_view(), name="api-engine"),
     path("reports/", ReportCreateView.as_view(), name="api-reports"),

@@ -114,6 +114,10 @@ class Engine(ABC):
     #: Each option: {"name", "kind": "choice"|"bool"|"int", "default", "label", "help",
     #: and "choices": [values] for choice, "min"/"max" for int}.
     options: list[dict[str, Any]] = []
+    #: Routine decisions a player may pre-answer (standing orders), each {"name", "label",
+    #: "help", "default", "choices": [{"value", "label"}]}; "ask" is always one of the values.
+    #: An engine with none declares none.
+    standing_orders: list[dict[str, Any]] = []
 
     # ----- set-up -----------------------------------------------------------------------------
 
@@ -177,6 +181,26 @@ class Engine(ABC):
     def bot_action(self, state: State, seat: int) -> Action:
         """The move a bot makes for `seat`; deterministic for a given state."""
         return self.timeout_action(state, seat)
+
+    def orders_view(self, state: State, seat: int) -> dict[str, Any]:
+        """What `standing_order_action` is given: `view(state, seat)`, or a part of it that is
+        cheaper to build (never anything the view would not show the seat)."""
+        return self.view(state, seat)
+
+    def standing_order_action(
+        self, view: dict[str, Any], legal: list[Action], orders: dict[str, Any]
+    ) -> Action | None:
+        """The action a seat's standing `orders` play for the decision in `view` (the seat's own
+        view, so no hidden information), one of `legal`; None when the orders leave it to the
+        player."""
+        return None
+
+    def queue_suggestions(self, state: State, seat: int) -> list[dict[str, Any]]:
+        """For a seat that is waiting: the actions its next placement could be were it to act
+        now, each {"action", "label"}, from what the seat may see, for the page's queue form
+        (a conditional move is still checked against the legal actions when its time comes).
+        [] when the engine offers none."""
+        return []
 
     # ----- the end ----------------------------------------------------------------------------
 
@@ -252,6 +276,28 @@ class Engine(ABC):
                     raise InvalidOptions(
                         f"Option {name} must be between {option['min']} and {option['max']}."
                     )
+            normalised[name] = value
+        return normalised
+
+    def validate_orders(self, orders: Any, *, partial: bool = False) -> dict[str, Any]:
+        """Checks standing orders against the declarations; returns them with every default
+        filled in (only the given ones when `partial`). Raises InvalidOptions with a reason."""
+        orders = {} if orders is None else orders
+        if not isinstance(orders, dict):
+            raise InvalidOptions("Standing orders must be an object of name: value pairs.")
+        known = {order["name"]: order for order in self.standing_orders}
+        unknown = sorted(set(orders) - set(known))
+        if unknown:
+            raise InvalidOptions(
+                f"Unknown standing order(s) for {self.name}: {', '.join(map(str, unknown))}.")
+        normalised: dict[str, Any] = {}
+        for name, order in known.items():
+            if partial and name not in orders:
+                continue
+            value = orders.get(name, order["default"])
+            values = [choice["value"] for choice in order["choices"]]
+            if not isinstance(value, str) or value not in values:
+                raise InvalidOptions(f"Standing order {name} must be one of: {', '.join(values)}.")
             normalised[name] = value
         return normalised
 

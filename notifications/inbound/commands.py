@@ -20,6 +20,9 @@ HELP_WORDS = {"help", "?", "commands", "hilfe", "aide"}
 MORE_WORDS = {"more", "next"}
 LIST_WORDS = {"list", "all", "choices", "options"}
 FIND_WORDS = {"find", "filter", "search"}
+#: "auto on" / "auto off": forced moves play themselves in this game, or wait for the player.
+AUTO_WORDS = {"auto", "autoplay"}
+SWITCH_WORDS = {"on", "off"}
 
 _WORD = re.compile(r"[0-9a-zà-ÿ]+", re.IGNORECASE)
 #: Latin words and digit runs of an answer, apart (so "2番", "我选2" and "Ход 2" all hold 2).
@@ -58,7 +61,7 @@ class Choice:
 @dataclass(frozen=True)
 class Command:
     #: "choose" (one number), "ambiguous" (several numbers), "pass", "status", "help", "more",
-    #: "list", "find", "words" (words, no number), "unreadable"
+    #: "list", "find", "auto" (words: "on" or "off"), "words" (words, no number), "unreadable"
     kind: str
     number: int | None = None
     words: tuple[str, ...] = ()
@@ -115,6 +118,8 @@ def interpret(first_line: str) -> Command:
     if not words:
         return Command("help" if text.strip() == "?" else "unreadable", text=text)
     head, rest = words[0], tuple(words[1:])
+    if head in AUTO_WORDS and len(rest) == 1 and rest[0] in SWITCH_WORDS:
+        return Command("auto", words=rest, text=text)
     if head in PASS_WORDS and not rest:
         return Command("pass", text=text)
     if head in HELP_WORDS and not rest:

@@ -10,9 +10,13 @@ from typing import Any
 
 from django.conf import settings
 
+from games.models import ActionSource
 from notifications.inbound import tokens
 from notifications.inbound.commands import Choice, choices_from, words_of
 from notifications.summaries import seat_names, with_names
+
+#: Log sources of moves made for a player without asking them (games.autoplay).
+AUTOMATIC_SOURCES = (ActionSource.AUTO, ActionSource.QUEUED)
 
 
 def confirmed_addresses(user) -> set[str]:
@@ -117,9 +121,22 @@ def moves_since_own(game, seat_number: int | None, limit: int = 12) -> list[str]
     entries = []
     for entry in game.actions.order_by("-sequence")[:200]:
         if seat_number is not None and entry.seat_number == seat_number and entry.kind == "move":
+            if entry.source in AUTOMATIC_SOURCES:
+                continue  # made for the player: listed apart (automatic_since_own)
             break
         entries.append(entry)
     return _log_lines(game, reversed(entries[:limit]), seat_number)
+
+
+def automatic_since_own(game, seat_number: int | None, limit: int = 12) -> list[str]:
+    """The decisions made for this seat automatically (forced, by its standing orders, from its
+    queue) since its player's own last move, as the seat reads them, players named."""
+    if seat_number is None:
+        return []
+    from games.autoplay import automatic_moves_since_own_move
+
+    entries = automatic_moves_since_own_move(game, seat_number)[-limit:]
+    return _log_lines(game, entries, seat_number)
 
 
 def changes_since(game, user, version: int, limit: int = 12) -> list[str]:

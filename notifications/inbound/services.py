@@ -465,6 +465,8 @@ def _process(inbound: InboundMessage, message: AnymailInboundMessage,
         _answer_player(inbound, game, user, now, status=InboundStatus.REFUSED,
                        reason="not_allowed", headline="You cannot move in this game now",
                        explanation=[restriction, "Nothing was played."])
+    if command.kind == "auto":
+        _switch_forced_moves(inbound, game, user, now, on=command.words[0] == "on")
     stale = claims.version != game.version
     stale_note = ([f"The game has moved on since that email (then version {claims.version}, now "
                    f"{game.version})."] if stale else [])
@@ -502,6 +504,21 @@ def _process(inbound: InboundMessage, message: AnymailInboundMessage,
                        changed_since=claims.version)
     choice = _chosen(inbound, game, user, now, command, choices)
     _play(inbound, game, user, now, choice, stale)
+
+
+def _switch_forced_moves(inbound, game, user, now, *, on: bool) -> None:
+    """`auto on` / `auto off`: forced moves play themselves in this game, or wait for me."""
+    from games import autoplay
+
+    autoplay.auto_switch(game_id=game.pk, user=user, on=on)
+    headline = ("Forced moves now play themselves in this game" if on
+                else "Forced moves now wait for you in this game")
+    explanation = (["A decision with only one possible choice is made for you at once and "
+                    "listed in your next email. Reply \"auto off\" to be asked again."] if on
+                   else ["You will be asked even when there is only one choice. Reply "
+                         "\"auto on\" to let such moves play themselves again."])
+    _answer_player(inbound, game, user, now, status=InboundStatus.ANSWERED, reason="auto",
+                   headline=headline, explanation=explanation)
 
 
 def _quote(line: str, advice: str) -> str:

@@ -44,6 +44,13 @@ def play_until(game, users, wanted, limit=400):
     raise AssertionError("the wanted position never came")
 
 
+def own_steps_only(game, engine):
+    """Every step is the players' own here: none is played for them (test_autoplay covers undo
+    across automatic steps)."""
+    game.seats.update(auto_forced=False, standing_orders={
+        order["name"]: "ask" for order in engine.standing_orders})
+
+
 def caverna_turn_start(engine, state, seat):
     return any(action["type"] == "place" for action in engine.legal_actions(state, seat))
 
@@ -51,6 +58,7 @@ def caverna_turn_start(engine, state, seat):
 def test_a_multi_step_caverna_turn_is_taken_back_step_by_step_to_its_start():
     game, users = started_game(2, engine="caverna", seed="undo-caverna-1")
     engine = get_engine("caverna")
+    own_steps_only(game, engine)
     seat = play_until(game, users, caverna_turn_start)
     player = users[seat]
     game.refresh_from_db()
@@ -99,6 +107,7 @@ def test_a_multi_step_caverna_turn_is_taken_back_step_by_step_to_its_start():
 def test_undo_is_refused_after_a_die_roll_and_after_the_turn_passes():
     game, users = started_game(2, engine="stone_age", seed="undo-stone-age-1")
     engine = get_engine("stone_age")
+    own_steps_only(game, engine)
 
     def hunting_to_resolve(engine, state, seat):
         return {"type": "resolve", "location": "hunting_grounds"} in engine.legal_actions(
@@ -143,6 +152,7 @@ def test_undo_needs_the_current_version_and_a_seat():
 def test_the_api_takes_back_a_move_and_explains_a_refusal():
     game, users = started_game(2, engine="caverna", seed="undo-caverna-3")
     engine = get_engine("caverna")
+    own_steps_only(game, engine)
     seat = play_until(game, users, caverna_turn_start)
     game.refresh_from_db()
     before = game.state

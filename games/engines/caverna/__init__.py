@@ -12,7 +12,7 @@ from typing import Any
 
 from games.engines.base import Engine, IllegalAction, require_choice
 
-from . import bot, rules, scoring, view
+from . import bot, orders, rules, scoring, view
 
 
 class CavernaEngine(Engine):
@@ -25,6 +25,7 @@ class CavernaEngine(Engine):
     rules_version = 3
     simultaneous = False
     options: list[dict[str, Any]] = []
+    standing_orders = orders.ORDERS
 
     def action_schema(self) -> dict:
         from games.engines.caverna.schema import ACTIONS
@@ -69,6 +70,16 @@ class CavernaEngine(Engine):
 
     def describe(self, state: dict, seat: int, action: dict, viewer: int | None = None) -> str:
         return view.describe(state, seat, action)
+
+    def orders_view(self, state: dict, seat: int) -> dict[str, Any]:
+        return view.orders_view(state, seat)
+
+    def standing_order_action(self, view: dict, legal: list[dict], orders_given: dict
+                              ) -> dict | None:
+        return orders.choose(view, legal, orders_given)
+
+    def queue_suggestions(self, state: dict, seat: int) -> list[dict[str, Any]]:
+        return orders.queue_suggestions(state, seat)
 
     def timeout_action(self, state: dict, seat: int) -> dict:
         if seat not in self.active_seats(state):

@@ -12,12 +12,17 @@ from . import animals as animal_rules
 from . import board as B
 from . import scoring
 from .data import LOOT, ROUND_CARDS, SPACES, TILES
-from .effects import TILE_TEXT, TILE_TRADES
+from .effects import TILE_TEXT, TILE_TRADES, either_or_is_and_or
 from .rules import (
     MARKET_PRICES,
     TRADING_DECISIONS,
     food_needed,
+    frame_candidates,
+    node_at,
 )
+
+#: Parts of an action space that only bring goods (they cost nothing and close no option).
+GOODS_PARTS = ("take_accumulated", "gain", "gain_if", "gain_per")
 
 LOOT_NAMES = {item["id"]: item["name"] for item in LOOT}
 CELL_LABELS = {
@@ -168,8 +173,29 @@ def decision_view(state: dict[str, Any]) -> dict[str, Any] | None:
         out["taken"] = [LOOT_NAMES[i] for i in task["taken"]]
     if task["t"] == "feed":
         out["food_needed"] = food_needed(state, task["seat"], task["mode"])
+    if task["t"] == "frame":
+        node = node_at(task["src"], task["path"])
+        op = node["op"]
+        if op == "either_or" and either_or_is_and_or(state, task["seat"]):
+            op = "and_or"
+        out["op"] = op
+        out["parts"] = [
+            {"index": k, "goods_only": node["items"][k].get("act") in GOODS_PARTS}
+            for k in frame_candidates(state, task)
+        ]
     out["trading_allowed"] = task["t"] in TRADING_DECISIONS
     return out
+
+
+def orders_view(state: dict[str, Any], seat: int) -> dict[str, Any]:
+    """The part of `view(state, seat)` that standing orders read: the decision and the seat's own
+    supply and animals (the home-board arrangement, the costly part, is left out)."""
+    players: list[dict[str, Any] | None] = [None] * state["n"]
+    if 0 <= seat < state["n"]:
+        p = state["players"][seat]
+        players[seat] = {"seat": seat, "supply": dict(p["supply"]),
+                         "animals": dict(p["animals"])}
+    return {"you": seat, "decision": decision_view(state), "players": players}
 
 
 def view(state: dict[str, Any], seat: int | None) -> dict[str, Any]:

@@ -78,6 +78,9 @@ class SevenWondersEngine(Engine):
             "random per player, or chosen by each player.",
         },
     ]
+    #: No standing orders: every pick is a real choice of a card from a changing hand; the
+    #: conditional-move queue covers a player who knows their next pick in advance.
+    standing_orders: list[dict[str, Any]] = []
 
     # ----- set-up ---------------------------------------------------------------------------
 

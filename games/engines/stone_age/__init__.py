@@ -10,7 +10,7 @@ from typing import Any
 
 from games.engines.base import Engine, IllegalAction
 
-from . import bot, rules, scoring
+from . import bot, orders, rules, scoring
 from . import view as view_module
 
 
@@ -22,6 +22,7 @@ class StoneAgeEngine(Engine):
     rules_version = 1
     simultaneous = False
     options: list[dict[str, Any]] = []
+    standing_orders = orders.ORDERS
 
     def action_schema(self) -> dict:
         from games.engines.stone_age.schema import ACTIONS
@@ -69,6 +70,12 @@ class StoneAgeEngine(Engine):
 
     def describe(self, state, seat, action, viewer=None):
         return view_module.describe(state, seat, action, viewer)
+
+    def standing_order_action(self, view, legal, orders_given):
+        return orders.choose(view, legal, orders_given)
+
+    def queue_suggestions(self, state, seat):
+        return orders.queue_suggestions(state, seat)
 
     def timeout_action(self, state, seat):
         return bot.timeout_action(state, seat)

@@ -1,0 +1,105 @@
+"""API for steps that need nobody: my conditional-move queue in a game, my forced-move and
+standing-order settings for a game, and my defaults. Each reads or writes the caller's own seat
+only; a queue is never shown to anyone else. Validation and changes live in games.autoplay."""
+
+from __future__ import annotations
+
+from drf_spectacular.utils import extend_schema
+from rest_framework import permissions, serializers, status
+from rest_framework.exceptions import NotFound
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from games import autoplay, selectors
+from games.engines.autoplay import MAX_QUEUE_CANDIDATES, MAX_QUEUE_STEPS
+
+
+class QueueSerializer(serializers.Serializer):
+    version = serializers.IntegerField(read_only=True)
+    decisions = serializers.JSONField(
+        help_text=f"Up to {MAX_QUEUE_STEPS} decisions to come, each a list of up to "
+                  f"{MAX_QUEUE_CANDIDATES} candidate actions (as listed by "
+                  "GET /games/{id}/actions/ when the decision is at hand). When my next "
+                  "decision comes, its first candidate that is legal then is played (logged as "
+                  "`queued`); if none is, the queue is dropped and I am asked as usual.")
+
+
+class GameSettingsSerializer(serializers.Serializer):
+    auto_forced = serializers.BooleanField(
+        allow_null=True, required=False,
+        help_text="Play my forced moves in this game: true, false, or null (my profile's).")
+    standing_orders = serializers.JSONField(
+        required=False, allow_null=True,
+        help_text="{order: value} for this game (others follow my profile), or null.")
+    auto_forced_in_force = serializers.BooleanField(read_only=True)
+    orders_in_force = serializers.DictField(read_only=True)
+    declared = serializers.ListField(child=serializers.DictField(), read_only=True)
+
+
+class ProfileSettingsSerializer(serializers.Serializer):
+    auto_play_forced = serializers.BooleanField(required=False)
+    standing_orders = serializers.JSONField(
+        required=False, help_text="{game slug: {order: value}}; games not named keep theirs.")
+    declared = serializers.DictField(read_only=True)
+
+
+def _game_for(request, pk):
+    game = selectors.game_list().filter(pk=pk).first()
+    if game is None or not selectors.can_view(game, request.user):
+        raise NotFound("There is no such game.")
+    return game
+
+
+class GameQueueView(APIView):
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(responses={200: QueueSerializer}, description="My queued conditional moves.")
+    def get(self, request, pk):
+        return Response(autoplay.queue_read(game=_game_for(request, pk), user=request.user))
+
+    @extend_schema(request=QueueSerializer, responses={200: QueueSerializer},
+                   description="Replace my queue (refused with `your_move` while the decision "
+                               "is at hand: make it instead).")
+    def put(self, request, pk):
+        serializer = QueueSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        game = _game_for(request, pk)
+        return Response(autoplay.queue_set(game_id=game.pk, user=request.user,
+                                           decisions=serializer.validated_data["decisions"]))
+
+    @extend_schema(request=None, responses={204: None}, description="Cancel my queue.")
+    def delete(self, request, pk):
+        autoplay.queue_clear(game_id=_game_for(request, pk).pk, user=request.user)
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class GameAutoplayView(APIView):
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(responses={200: GameSettingsSerializer},
+                   description="My forced-move and standing-order settings for this game.")
+    def get(self, request, pk):
+        return Response(autoplay.settings_read(game=_game_for(request, pk), user=request.user))
+
+    @extend_schema(request=GameSettingsSerializer, responses={200: GameSettingsSerializer})
+    def put(self, request, pk):
+        serializer = GameSettingsSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        game = _game_for(request, pk)
+        return Response(autoplay.settings_set(game_id=game.pk, user=request.user,
+                                              **serializer.validated_data))
+
+
+class MyAutoplayView(APIView):
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(responses={200: ProfileSettingsSerializer},
+                   description="My defaults: forced moves on or off, standing orders per game.")
+    def get(self, request):
+        return Response(autoplay.profile_read(user=request.user))
+
+    @extend_schema(request=ProfileSettingsSerializer, responses={200: ProfileSettingsSerializer})
+    def put(self, request):
+        serializer = ProfileSettingsSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        return Response(autoplay.profile_set(user=request.user, **serializer.validated_data))
