@@ -157,6 +157,14 @@ if REDIS_URL:
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
                           "LOCATION": str(DATA_DIR / "cache")}}
+#: Live events (games/bus.py): Redis pub/sub channels ignore database numbers, so every channel
+#: name starts with this prefix; give each deployment sharing a Redis server its own.
+EVENTS_CHANNEL_PREFIX = env.str("EVENTS_CHANNEL_PREFIX", default="turnpost")
+EVENTS_PUBLISH_TIMEOUT = env.float("EVENTS_PUBLISH_TIMEOUT", default=1.0)
+#: Event streams: a comment line this often keeps proxies from closing an idle stream.
+STREAM_HEARTBEAT_SECONDS = env.float("STREAM_HEARTBEAT_SECONDS", default=15.0)
+#: Without Redis one process relays new log entries from the database, this often.
+STREAM_POLL_SECONDS = env.float("STREAM_POLL_SECONDS", default=1.0)
 #: Sessions live in the database, never in the cache alone: a Redis outage must not log
 #: everybody out or fail every page.
 SESSION_ENGINE = "django.contrib.sessions.backends.db"
@@ -215,6 +223,8 @@ STATIC_URL = "static/"
 STATIC_ROOT = Path(env.str("STATIC_ROOT", default=str(DATA_DIR / "static")))
 STATIC_ROOT.mkdir(parents=True, exist_ok=True)
 STATICFILES_DIRS = [BASE_DIR / "static"]
+# `make run` serves with uvicorn, not runserver: WhiteNoise finds static files in place.
+WHITENOISE_USE_FINDERS = DEBUG
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {

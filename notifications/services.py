@@ -20,6 +20,7 @@ from django.utils import timezone
 from django.utils.timesince import timeuntil
 
 from config.celery import publish_after_commit
+from games import bus
 from notifications import summaries
 from notifications.models import (
     DEFAULT_DELIVERY,
@@ -94,6 +95,7 @@ def notify(*, user, kind: str, game=None, seat_number: int | None = None,
         from notifications import tasks
 
         publish_after_commit(tasks.deliver_notification, notification.pk)
+    bus.publish_user_after_commit(user.pk, notification.pk)
     return notification
 
 
