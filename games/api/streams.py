@@ -16,6 +16,7 @@ from typing import Any
 
 from asgiref.sync import sync_to_async
 from django.conf import settings
+from django.core.handlers.asgi import ASGIRequest
 from django.http import HttpRequest, JsonResponse, StreamingHttpResponse
 from django.views.decorators.http import require_GET
 from rest_framework import exceptions
@@ -49,7 +50,12 @@ def _token_user(request: HttpRequest):
 
 
 async def stream_user(request: HttpRequest):
-    """The caller: by API token (`Authorization: Bearer …`) or by the session cookie."""
+    """The caller: by API token (`Authorization: Bearer …`) or by the session cookie. Under a
+    WSGI server a stream would never reach the client (it is buffered whole): refused there,
+    so that clients (the game page) fall back to polling."""
+    if not isinstance(request, ASGIRequest):
+        raise StreamRefused(503, "streams_unavailable",
+                            "Event streams need the ASGI server; poll the game instead.")
     user = await sync_to_async(_token_user, thread_sensitive=False)(request)
     return user if user is not None else await request.auser()
 
