@@ -143,12 +143,14 @@ async def _game_events(game_id: int, seat: int | None, snapshot: dict,
     key = f"game:{game_id}"
     # Listening starts before the database is read, so no change falls between the two.
     queue = hub.subscribe(key)
+    shown = (snapshot["status"], tuple(snapshot["awaiting"]), snapshot["seats_taken"])
+    first = sse(snapshot, "snapshot", snapshot["version"]) if last is None else ""
+    if last is None:
+        last = snapshot["version"]
+    del snapshot  # the view is large; an open stream keeps only what it compares
     try:
-        yield f"retry: {RECONNECT_MILLISECONDS}\n\n"
-        if last is None:
-            yield sse(snapshot, "snapshot", snapshot["version"])
-            last = snapshot["version"]
-        shown = (snapshot["status"], tuple(snapshot["awaiting"]), snapshot["seats_taken"])
+        yield f"retry: {RECONNECT_MILLISECONDS}\n\n" + first
+        del first
         facts = await hub.game_facts(game_id, None)
         while facts is not None:
             if facts.version > last:  # resuming, or a message was missed: read the log
