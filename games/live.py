@@ -18,7 +18,7 @@ import json
 import logging
 import weakref
 from collections import OrderedDict, defaultdict
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from asgiref.sync import sync_to_async
 from django.conf import settings
@@ -60,6 +60,8 @@ class GameFacts:
     awaiting: tuple[int, ...]
     seats_taken: int
     entry: LogEntry | None
+    #: The event as sent to each viewer seat, made once for all the streams of that seat.
+    rendered: dict = field(default_factory=dict, compare=False, repr=False)
 
     @property
     def over(self) -> bool:

@@ -179,3 +179,19 @@ class EmailReply(models.Model):
 
     def __str__(self) -> str:
         return f"Reply to {self.to}: {self.subject} ({self.email_status})"
+
+
+# ---- live channels: calendar feed ---------------------------------------------------------------
+
+
+class CalendarFeed(models.Model):
+    """A player's private iCalendar feed of deadlines (notifications/calendar.py). The token is
+    the only key to it: revoking replaces it, and the old address stops answering."""
+
+    user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
+                                related_name="calendar_feed")
+    token = models.CharField(max_length=64, unique=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return f"Calendar feed of {self.user}"

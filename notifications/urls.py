@@ -1,10 +1,13 @@
 from django.urls import path
 
-from notifications import views
+from notifications import live_views, views
 
 app_name = "notifications"
 urlpatterns = [
     path("", views.notification_list, name="list"),
     path("settings/", views.preferences, name="preferences"),
     path("unsubscribe/<str:token>/", views.unsubscribe, name="unsubscribe"),
+    path("live/", live_views.live_settings, name="live"),
+    path("calendar/", live_views.calendar_create_or_revoke, name="calendar"),
+    path("calendar/<str:token>.ics", live_views.calendar_feed, name="calendar-feed"),
 ]

@@ -177,7 +177,11 @@ async def _game_events(game_id: int, seat: int | None, snapshot: dict,
             if version == last + 1:
                 facts = await hub.game_facts(game_id, version)
                 if facts is not None and facts.entry is not None:
-                    yield sse(_change(facts, facts.entry, seat), "move", version)
+                    event = facts.rendered.get(seat)
+                    if event is None:
+                        event = facts.rendered[seat] = sse(_change(facts, facts.entry, seat),
+                                                           "move", version)
+                    yield event
                     last = version
                     shown = (facts.status, facts.awaiting, facts.seats_taken)
                     continue

@@ -52,9 +52,18 @@ def _rss_kib(pid: int) -> int:
     return 0
 
 
+def _workers(master: int) -> list[int]:
+    return [int(pid) for pid in Path(f"/proc/{master}/task/{master}/children").read_text().split()]
+
+
 def _workers_rss_kib(master: int) -> int:
-    children = Path(f"/proc/{master}/task/{master}/children").read_text().split()
-    return sum(_rss_kib(int(pid)) for pid in children)
+    return sum(_rss_kib(pid) for pid in _workers(master))
+
+
+def _cpu_seconds(pid: int) -> float:
+    """User and system CPU time the process has used so far."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def _start_gunicorn(tmp_path, prefix: str):
@@ -87,7 +96,8 @@ def _make_moves(game_ids: list[int], tmp_path, env: dict) -> list[list]:
     """RATE moves a second for SECONDS, made by MOVER_PROCESSES processes through the service
     (one process cannot make 50 a second: each move is CPU work in Python)."""
     plan = tmp_path / "plan.json"
-    plan.write_text(json.dumps({"games": game_ids, "start": time.time() + MOVERS_START_SECONDS, "rate": RATE,
+    plan.write_text(json.dumps({"games": game_ids, "rate": RATE,
+                                "start": time.time() + MOVERS_START_SECONDS,
                                 "total": int(RATE * SECONDS), "processes": MOVER_PROCESSES,
                                 "threads": MOVER_THREADS}))
     movers = [subprocess.Popen([sys.executable, "-m", "tests.perf.stream_moves", str(plan),
@@ -133,6 +143,8 @@ def test_stream_capacity_and_delivery_latency(benchmark, settings, tmp_path):
         held_at_start = int(ready.split()[1])
         time.sleep(2)
         rss_open = _workers_rss_kib(server.pid)
+        cpu_before = (sum(_cpu_seconds(pid) for pid in _workers(server.pid)),
+                      _cpu_seconds(clients.pid))
 
         mover_env = {**os.environ, "DATABASE_URL": database_url(), "DATA_DIR": str(tmp_path),
                      "EVENTS_CHANNEL_PREFIX": prefix}
@@ -141,6 +153,9 @@ def test_stream_capacity_and_delivery_latency(benchmark, settings, tmp_path):
         commits = sorted(committed for *_, committed in made)
         moving_seconds = commits[-1] - commits[0]
         time.sleep(3)  # the last moves reach their streams
+        cpu_used = (sum(_cpu_seconds(pid) for pid in _workers(server.pid)) - cpu_before[0],
+                    _cpu_seconds(clients.pid) - cpu_before[1])
+        load_average = os.getloadavg()[0]
         clients.send_signal(signal.SIGTERM)
         clients.wait(60)
         results = json.loads(results_file.read_text())
@@ -167,6 +182,9 @@ def test_stream_capacity_and_delivery_latency(benchmark, settings, tmp_path):
         "deliveries_expected": expected, "deliveries": len(latencies),
         "latency_p50_ms": round(p50 * 1000, 1), "latency_p95_ms": round(p95 * 1000, 1),
         "latency_max_ms": round(latencies[-1] * 1000, 1),
+        "server_cpu_seconds_during_moves": round(cpu_used[0], 1),
+        "client_cpu_seconds_during_moves": round(cpu_used[1], 1),
+        "machine_load_average_1min": round(load_average, 1), "cores": os.cpu_count(),
         "server_rss_before_mib": round(rss_before / 1024, 1),
         "server_rss_open_mib": round(rss_open / 1024, 1),
         "kib_per_open_stream": round((rss_open - rss_before) / max(held_at_start, 1), 1),

@@ -1,0 +1,46 @@
+"""The "Calendar, webhooks and phone" page and the addresses it hands out: the private
+calendar feed, the player's webhooks and their delivery log, phone push subscriptions."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpResponse
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_GET, require_POST
+
+from notifications import calendar
+from notifications.models import CalendarFeed
+
+
+@require_GET
+def calendar_feed(request, token: str):
+    feed = CalendarFeed.objects.select_related("user").filter(token=token).first()
+    if feed is None or not feed.user.is_active:
+        raise Http404("There is no such calendar.")
+    body = calendar.calendar_for(feed.user).to_ical()
+    response = HttpResponse(body, content_type="text/calendar; charset=utf-8")
+    response["Content-Disposition"] = 'inline; filename="turnpost-deadlines.ics"'
+    response["Cache-Control"] = "private, max-age=300"
+    return response
+
+
+@login_required
+def live_settings(request):
+    feed = calendar.feed_for(request.user, create=False)
+    return render(request, "notifications/live.html", {
+        "calendar_url": calendar.feed_url(feed) if feed else None,
+    })
+
+
+@login_required
+@require_POST
+def calendar_create_or_revoke(request):
+    if calendar.feed_for(request.user, create=False) is None:
+        calendar.feed_for(request.user)
+        messages.success(request, "Your calendar address is ready: add it to your calendar app.")
+    else:
+        calendar.feed_revoke(user=request.user)
+        messages.success(request, "A new calendar address replaced the old one, which no longer "
+                                  "works.")
+    return redirect("notifications:live")
