@@ -165,6 +165,15 @@ EVENTS_PUBLISH_TIMEOUT = env.float("EVENTS_PUBLISH_TIMEOUT", default=1.0)
 STREAM_HEARTBEAT_SECONDS = env.float("STREAM_HEARTBEAT_SECONDS", default=15.0)
 #: Without Redis one process relays new log entries from the database, this often.
 STREAM_POLL_SECONDS = env.float("STREAM_POLL_SECONDS", default=1.0)
+#: Webhooks (notifications/webhooks.py): attempts per payload, the first retry's delay (doubled
+#: each time), deliveries failed in a row before a webhook is turned off, seconds per request.
+WEBHOOK_MAX_ATTEMPTS = env.int("WEBHOOK_MAX_ATTEMPTS", default=6)
+WEBHOOK_RETRY_BASE_SECONDS = env.float("WEBHOOK_RETRY_BASE_SECONDS", default=30.0)
+WEBHOOK_DISABLE_AFTER = env.int("WEBHOOK_DISABLE_AFTER", default=5)
+WEBHOOK_TIMEOUT = env.float("WEBHOOK_TIMEOUT", default=10.0)
+#: Development and tests only: lets webhooks go to http:// and internal addresses (loopback,
+#: private networks), which production refuses.
+WEBHOOKS_ALLOW_LOCAL_TARGETS = env.bool("WEBHOOKS_ALLOW_LOCAL_TARGETS", default=False)
 #: Sessions live in the database, never in the cache alone: a Redis outage must not log
 #: everybody out or fail every page.
 SESSION_ENGINE = "django.contrib.sessions.backends.db"
@@ -402,6 +411,10 @@ CELERY_BEAT_SCHEDULE = {
 # Play by email: answers whose delivery task was lost or is waiting for a retry.
 CELERY_BEAT_SCHEDULE["deliver-pending-email-replies"] = {
     "task": "notifications.tasks.deliver_pending_email_replies",
+    "schedule": timedelta(minutes=1),
+}
+CELERY_BEAT_SCHEDULE["deliver-pending-webhooks"] = {
+    "task": "notifications.tasks.deliver_pending_webhooks",
     "schedule": timedelta(minutes=1),
 }
 

@@ -29,6 +29,7 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     # The player's own event stream lives with their notifications (games never imports them).
     re_path(r"^api/v1/stream/events/?$", user_stream, name="api-user-stream"),
+    path("api/v1/me/webhooks/", include("notifications.api_urls")),
     path("api/v1/", include("games.api.urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("api/docs/", _api_docs, name="api-docs"),

@@ -9,8 +9,8 @@ from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_POST
 
-from notifications import calendar
-from notifications.models import CalendarFeed
+from notifications import calendar, webhooks
+from notifications.models import CalendarFeed, Webhook, WebhookFormat
 
 
 @require_GET
@@ -28,8 +28,11 @@ def calendar_feed(request, token: str):
 @login_required
 def live_settings(request):
     feed = calendar.feed_for(request.user, create=False)
+    hooks = [(hook, hook.deliveries.all()[:10]) for hook in request.user.webhooks.all()]
     return render(request, "notifications/live.html", {
         "calendar_url": calendar.feed_url(feed) if feed else None,
+        "webhooks": hooks, "webhook_kinds": webhooks.WEBHOOK_KINDS,
+        "webhook_formats": WebhookFormat.choices,
     })
 
 
@@ -43,4 +46,33 @@ def calendar_create_or_revoke(request):
         calendar.feed_revoke(user=request.user)
         messages.success(request, "A new calendar address replaced the old one, which no longer "
                                   "works.")
+    return redirect("notifications:live")
+
+
+@login_required
+@require_POST
+def webhook_add(request):
+    try:
+        webhooks.webhook_create(user=request.user, url=request.POST.get("url", ""),
+                                kinds=request.POST.getlist("kinds"),
+                                format=request.POST.get("format", WebhookFormat.JSON))
+    except webhooks.WebhookRefused as refused:
+        messages.error(request, str(refused))
+    else:
+        messages.success(request, "Webhook added.")
+    return redirect("notifications:live")
+
+
+@login_required
+@require_POST
+def webhook_change(request, webhook_id: int):
+    webhook = Webhook.objects.filter(pk=webhook_id, user=request.user).first()
+    if webhook is None:
+        raise Http404("There is no such webhook.")
+    if request.POST.get("do") == "delete":
+        webhook.delete()
+        messages.success(request, "Webhook deleted.")
+    elif request.POST.get("do") == "enable":
+        webhooks.webhook_enable(webhook=webhook)
+        messages.success(request, "Webhook turned back on.")
     return redirect("notifications:live")

@@ -16,6 +16,7 @@ class NotificationKind(models.TextChoices):
     INVITATION = "invitation", "Invitation to a game"
     MENTION = "mention", "Mentioned in a game chat"
     MODERATION = "moderation", "Message from the moderators"
+    WEBHOOK_DISABLED = "webhook_disabled", "A webhook of mine was turned off"
 
 
 #: What happens to each kind unless the player chose otherwise.
@@ -28,6 +29,7 @@ DEFAULT_DELIVERY = {
     NotificationKind.INVITATION: "immediate",
     NotificationKind.MENTION: "immediate",
     NotificationKind.MODERATION: "immediate",
+    NotificationKind.WEBHOOK_DISABLED: "immediate",
 }
 
 
@@ -195,3 +197,68 @@ class CalendarFeed(models.Model):
 
     def __str__(self) -> str:
         return f"Calendar feed of {self.user}"
+
+
+# ---- live channels: webhooks --------------------------------------------------------------------
+
+
+class WebhookFormat(models.TextChoices):
+    JSON = "json", "JSON, signed (for your own programs)"
+    DISCORD = "discord", "Discord incoming webhook"
+    SLACK = "slack", "Slack incoming webhook"
+
+
+class Webhook(models.Model):
+    """An address that hears about the chosen kinds of a player's notifications
+    (notifications/webhooks.py)."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
+                             related_name="webhooks")
+    url = models.URLField(max_length=500)
+    format = models.CharField(max_length=10, choices=WebhookFormat.choices,
+                              default=WebhookFormat.JSON)
+    #: NotificationKind values this webhook is told about.
+    kinds = models.JSONField(default=list)
+    #: Signs every payload (HMAC-SHA256, the Turnpost-Signature header).
+    secret = models.CharField(max_length=64)
+    active = models.BooleanField(default=True)
+    #: Deliveries that failed for good in a row; past the limit the webhook is turned off.
+    consecutive_failures = models.PositiveSmallIntegerField(default=0)
+    disabled_reason = models.TextField(blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["created_at", "id"]
+
+    def __str__(self) -> str:
+        return f"Webhook of {self.user} to {self.url}"
+
+
+class WebhookStatus(models.TextChoices):
+    PENDING = "pending", "Being delivered"
+    DELIVERED = "delivered", "Delivered"
+    FAILED = "failed", "Failed after retries"
+
+
+class WebhookDelivery(models.Model):
+    """One payload for one webhook, with what became of it: the delivery log its owner reads."""
+
+    webhook = models.ForeignKey(Webhook, on_delete=models.CASCADE, related_name="deliveries")
+    kind = models.CharField(max_length=20)
+    #: The exact body sent (JSON text), the same on every attempt.
+    body = models.TextField()
+    status = models.CharField(max_length=10, choices=WebhookStatus.choices,
+                              default=WebhookStatus.PENDING, db_index=True)
+    attempts = models.PositiveSmallIntegerField(default=0)
+    next_attempt_at = models.DateTimeField(null=True, blank=True, db_index=True)
+    claimed_until = models.DateTimeField(null=True, blank=True)
+    response_status = models.PositiveSmallIntegerField(null=True, blank=True)
+    last_error = models.TextField(blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    delivered_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+
+    def __str__(self) -> str:
+        return f"{self.kind} to {self.webhook.url} ({self.status})"

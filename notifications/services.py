@@ -21,7 +21,7 @@ from django.utils.timesince import timeuntil
 
 from config.celery import publish_after_commit
 from games import bus
-from notifications import summaries
+from notifications import summaries, webhooks
 from notifications.models import (
     DEFAULT_DELIVERY,
     Delivery,
@@ -96,6 +96,7 @@ def notify(*, user, kind: str, game=None, seat_number: int | None = None,
 
         publish_after_commit(tasks.deliver_notification, notification.pk)
     bus.publish_user_after_commit(user.pk, notification.pk)
+    webhooks.queue_for(notification)
     return notification
 
 

@@ -8,6 +8,8 @@ urlpatterns = [
     path("settings/", views.preferences, name="preferences"),
     path("unsubscribe/<str:token>/", views.unsubscribe, name="unsubscribe"),
     path("live/", live_views.live_settings, name="live"),
+    path("webhooks/", live_views.webhook_add, name="webhook-add"),
+    path("webhooks/<int:webhook_id>/", live_views.webhook_change, name="webhook-change"),
     path("calendar/", live_views.calendar_create_or_revoke, name="calendar"),
     path("calendar/<str:token>.ics", live_views.calendar_feed, name="calendar-feed"),
 ]
