@@ -173,7 +173,7 @@ WEBHOOK_DISABLE_AFTER = env.int("WEBHOOK_DISABLE_AFTER", default=5)
 WEBHOOK_TIMEOUT = env.float("WEBHOOK_TIMEOUT", default=10.0)
 #: Development and tests only: lets webhooks go to http:// and internal addresses (loopback,
 #: private networks), which production refuses.
-WEBHOOKS_ALLOW_LOCAL_TARGETS = env.bool("WEBHOOKS_ALLOW_LOCAL_TARGETS", default=False)
+ALLOW_LOCAL_DELIVERY_TARGETS = env.bool("ALLOW_LOCAL_DELIVERY_TARGETS", default=False)
 #: Sessions live in the database, never in the cache alone: a Redis outage must not log
 #: everybody out or fail every page.
 SESSION_ENGINE = "django.contrib.sessions.backends.db"
@@ -276,6 +276,11 @@ ANYMAIL.update({name.removeprefix("ANYMAIL_"): value for name, value in os.envir
 from email.utils import parseaddr  # noqa: E402 - kept with the setting it serves
 
 EMAIL_PLAY_ADDRESS = env.str("EMAIL_PLAY_ADDRESS", default=parseaddr(DEFAULT_FROM_EMAIL)[1])
+#: Phone push (Web Push, notifications/push.py): the server's VAPID key (base64url, raw 32 bytes
+#: or DER; generate one with `vapid --gen` from py-vapid) and the contact push services may use.
+#: Unset in development, a key is made once in DATA_DIR; unset in production, push is off.
+VAPID_PRIVATE_KEY = env.str("VAPID_PRIVATE_KEY", default="")
+VAPID_SUBJECT = env.str("VAPID_SUBJECT", default=f"mailto:{EMAIL_PLAY_ADDRESS}")
 EMAIL_PLAY_TOKEN_MAX_AGE_DAYS = env.int("EMAIL_PLAY_TOKEN_MAX_AGE_DAYS", default=45)
 EMAIL_PLAY_CHOICES_SHOWN = env.int("EMAIL_PLAY_CHOICES_SHOWN", default=20)
 #: Only a confirmed address gets reply tokens and may send moves (see ACCOUNT_* above).
@@ -416,6 +421,14 @@ CELERY_BEAT_SCHEDULE["deliver-pending-email-replies"] = {
 CELERY_BEAT_SCHEDULE["deliver-pending-webhooks"] = {
     "task": "notifications.tasks.deliver_pending_webhooks",
     "schedule": timedelta(minutes=1),
+}
+CELERY_BEAT_SCHEDULE["deliver-pending-pushes"] = {
+    "task": "notifications.tasks.deliver_pending_pushes",
+    "schedule": timedelta(minutes=1),
+}
+CELERY_BEAT_SCHEDULE["send-push-digests"] = {
+    "task": "notifications.tasks.send_push_digests",
+    "schedule": timedelta(minutes=5),
 }
 
 # ---- security ----------------------------------------------------------------------------------

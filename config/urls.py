@@ -10,6 +10,7 @@ from drf_spectacular.views import (
     SpectacularSwaggerSplitView,
 )
 
+from notifications import live_views
 from notifications.streams import user_stream
 
 # Swagger UI and Redoc come from our static files (drf-spectacular-sidecar), so the docs work
@@ -30,6 +31,9 @@ urlpatterns = [
     # The player's own event stream lives with their notifications (games never imports them).
     re_path(r"^api/v1/stream/events/?$", user_stream, name="api-user-stream"),
     path("api/v1/me/webhooks/", include("notifications.api_urls")),
+    # Installing the site on a phone: the manifest, and the service worker at the root scope.
+    path("manifest.webmanifest", live_views.manifest, name="web-manifest"),
+    path("sw.js", live_views.service_worker, name="service-worker"),
     path("api/v1/", include("games.api.urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("api/docs/", _api_docs, name="api-docs"),

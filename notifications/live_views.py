@@ -5,11 +5,12 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpResponse
+from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
+from django.templatetags.static import static
 from django.views.decorators.http import require_GET, require_POST
 
-from notifications import calendar, webhooks
+from notifications import calendar, push, webhooks
 from notifications.models import CalendarFeed, Webhook, WebhookFormat
 
 
@@ -30,6 +31,8 @@ def live_settings(request):
     feed = calendar.feed_for(request.user, create=False)
     hooks = [(hook, hook.deliveries.all()[:10]) for hook in request.user.webhooks.all()]
     return render(request, "notifications/live.html", {
+        "vapid_public_key": push.public_key(),
+        "push_devices": request.user.push_subscriptions.count(),
         "calendar_url": calendar.feed_url(feed) if feed else None,
         "webhooks": hooks, "webhook_kinds": webhooks.WEBHOOK_KINDS,
         "webhook_formats": WebhookFormat.choices,
@@ -76,3 +79,77 @@ def webhook_change(request, webhook_id: int):
         webhooks.webhook_enable(webhook=webhook)
         messages.success(request, "Webhook turned back on.")
     return redirect("notifications:live")
+
+
+# ---- phone push and installing the site ------------------------------------------------------
+
+
+def _json_body(request) -> dict:
+    import json
+
+    try:
+        body = json.loads(request.body or b"{}")
+    except ValueError:
+        body = None
+    if not isinstance(body, dict):
+        raise push.SubscriptionRefused("Send the subscription as a JSON object.")
+    return body
+
+
+@login_required
+@require_POST
+def push_subscribe(request):
+    try:
+        push.subscription_save(user=request.user, data=_json_body(request),
+                               user_agent=request.headers.get("User-Agent", ""))
+    except push.SubscriptionRefused as refused:
+        return JsonResponse({"code": "invalid", "message": str(refused), "details": {}},
+                            status=400)
+    return JsonResponse({"devices": request.user.push_subscriptions.count()}, status=201)
+
+
+@login_required
+@require_POST
+def push_unsubscribe(request):
+    try:
+        endpoint = str(_json_body(request).get("endpoint", ""))
+    except push.SubscriptionRefused as refused:
+        return JsonResponse({"code": "invalid", "message": str(refused), "details": {}},
+                            status=400)
+    push.subscription_delete(user=request.user, endpoint=endpoint)
+    return JsonResponse({"devices": request.user.push_subscriptions.count()})
+
+
+@require_GET
+def service_worker(request):
+    """The service worker, from the site's root so that its scope is the whole site."""
+    from django.contrib.staticfiles import finders
+
+    found = finders.find("js/sw.js")
+    if found:
+        with open(found, "rb") as source:
+            body = source.read()
+    else:  # production: collected by collectstatic
+        from django.contrib.staticfiles.storage import staticfiles_storage
+
+        with staticfiles_storage.open("js/sw.js") as source:
+            body = source.read()
+    response = HttpResponse(body, content_type="text/javascript; charset=utf-8")
+    response["Cache-Control"] = "no-cache"
+    response["Service-Worker-Allowed"] = "/"
+    return response
+
+
+@require_GET
+def manifest(request):
+    """The web app manifest: the site installs on a phone's home screen as "Turnpost"."""
+    return JsonResponse({
+        "name": "Turnpost", "short_name": "Turnpost",
+        "description": "Heavy board games played slowly: a turn a day.",
+        "start_url": "/", "scope": "/", "display": "standalone",
+        "background_color": "#faf8f4", "theme_color": "#8a4b14",
+        "icons": [{"src": static("icons/icon-192.png"), "sizes": "192x192", "type": "image/png",
+                   "purpose": "any maskable"},
+                  {"src": static("icons/icon-512.png"), "sizes": "512x512", "type": "image/png",
+                   "purpose": "any maskable"}],
+    }, content_type="application/manifest+json")

@@ -80,6 +80,10 @@ class Notification(models.Model):
     #: A worker has claimed the send until this moment (see services.deliver); another worker
     #: leaves the row alone until then, and takes it over only if the first one died.
     claimed_until = models.DateTimeField(null=True, blank=True)
+    #: The second channel, phone push (notifications/push.py), under the same preferences,
+    #: quiet hours (send_after) and digest rules as the email.
+    push_status = models.CharField(max_length=10, choices=EmailStatus.choices,
+                                   default=EmailStatus.SKIPPED, db_index=True)
     read_at = models.DateTimeField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
@@ -262,3 +266,40 @@ class WebhookDelivery(models.Model):
 
     def __str__(self) -> str:
         return f"{self.kind} to {self.webhook.url} ({self.status})"
+
+
+# ---- live channels: phone push ------------------------------------------------------------------
+
+
+class PushSubscription(models.Model):
+    """One browser or phone that accepts Web Push for a player (notifications/push.py)."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
+                             related_name="push_subscriptions")
+    endpoint = models.URLField(max_length=1000, unique=True)
+    #: The browser's keys for encrypting payloads (base64url), from PushSubscription.toJSON().
+    p256dh = models.CharField(max_length=200)
+    auth = models.CharField(max_length=100)
+    user_agent = models.CharField(max_length=300, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    last_success_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["created_at", "id"]
+
+    def __str__(self) -> str:
+        return f"Push to {self.user} ({self.user_agent[:40]})"
+
+
+class PushDigestDay(models.Model):
+    """The day's digest push of a player was sent (at most one per local date)."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
+                             related_name="+")
+    local_date = models.DateField()
+    count = models.PositiveIntegerField()
+    sent_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["user", "local_date"],
+                                               name="one_push_digest_per_local_day")]

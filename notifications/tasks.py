@@ -115,3 +115,35 @@ def deliver_pending_webhooks() -> int:
             return "retry"
 
     return _send_each(webhooks.pending_ids(timezone.now()), attempt)
+
+
+@shared_task(bind=True, acks_late=True, autoretry_for=(Exception,), retry_backoff=30,
+             retry_backoff_max=3600, retry_jitter=True, max_retries=6, **ONE_SEND_LIMITS)
+def deliver_push(self, notification_id: int) -> str:
+    """Pushes one notification to the player's phones (a refusal is retried with backoff)."""
+    from notifications import push
+
+    return push.deliver(notification_id=notification_id)
+
+
+@shared_task(**BEAT_LIMITS)
+def deliver_pending_pushes() -> int:
+    """Beat: pushes held back by quiet hours, or whose task was lost."""
+    from django.utils import timezone
+
+    from notifications import push
+
+    def attempt(notification_id: int) -> str:
+        try:
+            return push.deliver(notification_id=notification_id)
+        except push.PushFailed:
+            return "retry"
+
+    return _send_each(push.pending_ids(timezone.now()), attempt)
+
+
+@shared_task(**BEAT_LIMITS)
+def send_push_digests() -> int:
+    from notifications import push
+
+    return push.digests_send()

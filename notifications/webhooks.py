@@ -59,12 +59,12 @@ class WebhookFailed(Exception):
 
 
 def _local_targets_allowed() -> bool:
-    return settings.WEBHOOKS_ALLOW_LOCAL_TARGETS
+    return settings.ALLOW_LOCAL_DELIVERY_TARGETS
 
 
 def check_target(url: str) -> None:
     """HTTPS to a public address only: never our own machine or network (loopback, private,
-    link-local, reserved ranges), whatever the name resolves to. WEBHOOKS_ALLOW_LOCAL_TARGETS
+    link-local, reserved ranges), whatever the name resolves to. ALLOW_LOCAL_DELIVERY_TARGETS
     lifts this for development and tests."""
     parts = urlsplit(url)
     if parts.scheme not in ("https", "http") or not parts.hostname:

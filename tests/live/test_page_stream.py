@@ -38,3 +38,30 @@ def test_another_players_move_appears_without_reload_or_polling(browser, asgi_se
     assert any(f"/api/v1/games/{game.pk}/stream" in url for url in requests)
     assert violations == []
     context.close()
+
+
+def test_the_site_registers_its_service_worker_and_offers_phone_push(browser, asgi_server,  # noqa: F811
+                                                                     settings):
+    from tests.e2e.test_browser import ARTIFACTS
+    from tests.factories import UserFactory
+
+    player = UserFactory()
+    client = Client()
+    client.force_login(player)
+    context = browser.new_context(viewport=PHONE, device_scale_factor=2, is_mobile=True)
+    context.add_cookies([{"name": "sessionid", "value": client.cookies["sessionid"].value,
+                          "url": asgi_server}])
+    page = context.new_page()
+    violations = watch_csp(page)
+    page.goto(f"{asgi_server}/notifications/live/")
+    scope = page.evaluate("navigator.serviceWorker.ready.then(r => r.scope)")
+    assert scope == f"{asgi_server}/"
+    page.locator("#push-on").wait_for(state="visible")
+    assert not page.locator("#push-off").is_visible()
+    assert page.locator("#calendar button").is_visible()
+    scroll_width = page.evaluate("document.documentElement.scrollWidth")
+    assert scroll_width <= PHONE["width"], scroll_width
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / "live-settings-phone.png"), full_page=True)
+    assert violations == []
+    context.close()

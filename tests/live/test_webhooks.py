@@ -43,7 +43,7 @@ def verify(secret: str, header: str, body: bytes, tolerance: int = 300) -> bool:
 
 @pytest.fixture
 def local_targets(settings):
-    settings.WEBHOOKS_ALLOW_LOCAL_TARGETS = True
+    settings.ALLOW_LOCAL_DELIVERY_TARGETS = True
     settings.WEBHOOK_RETRY_BASE_SECONDS = 0
     return settings
 
@@ -106,7 +106,7 @@ def test_discord_and_slack_presets_say_whose_turn_and_the_deadline(local_targets
 @pytest.mark.celery_worker
 @pytest.mark.django_db(transaction=True)
 def test_failed_deliveries_are_retried_by_the_worker_with_growing_delays(worker_queue):
-    worker_queue["env"].update(WEBHOOKS_ALLOW_LOCAL_TARGETS="true",
+    worker_queue["env"].update(ALLOW_LOCAL_DELIVERY_TARGETS="true",
                                WEBHOOK_RETRY_BASE_SECONDS="1")
     worker_queue["start"]()
     assert worker_queue["wait_ready"]()
@@ -158,7 +158,7 @@ def test_a_webhook_that_keeps_failing_is_turned_off_and_its_owner_told(local_tar
 
 
 def test_internal_and_plain_http_addresses_are_refused_in_production(settings):
-    settings.WEBHOOKS_ALLOW_LOCAL_TARGETS = False
+    settings.ALLOW_LOCAL_DELIVERY_TARGETS = False
     client = token_client(UserFactory())
     for url in ["https://127.0.0.1/hook", "https://localhost/hook", "https://10.1.2.3/hook",
                 "https://192.168.0.10/hook", "https://169.254.169.254/latest",
@@ -173,11 +173,11 @@ def test_internal_and_plain_http_addresses_are_refused_in_production(settings):
 
 
 def test_an_address_turned_internal_is_refused_at_delivery(settings):
-    settings.WEBHOOKS_ALLOW_LOCAL_TARGETS = True
+    settings.ALLOW_LOCAL_DELIVERY_TARGETS = True
     player = UserFactory()
     with Receiver() as receiver:
         hook = webhooks.webhook_create(user=player, url=receiver.url, kinds=["invitation"])
-        settings.WEBHOOKS_ALLOW_LOCAL_TARGETS = False
+        settings.ALLOW_LOCAL_DELIVERY_TARGETS = False
         settings.WEBHOOK_MAX_ATTEMPTS = 1
         with transaction.atomic():
             notify(user=player, kind=NotificationKind.INVITATION, context={"inviter": "Ann"})
