@@ -14,7 +14,6 @@ import json
 from collections.abc import AsyncIterator
 from typing import Any
 
-from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.core.handlers.asgi import ASGIRequest
 from django.http import HttpRequest, JsonResponse, StreamingHttpResponse
@@ -56,8 +55,24 @@ async def stream_user(request: HttpRequest):
     if not isinstance(request, ASGIRequest):
         raise StreamRefused(503, "streams_unavailable",
                             "Event streams need the ASGI server; poll the game instead.")
-    user = await sync_to_async(_token_user, thread_sensitive=False)(request)
-    return user if user is not None else await request.auser()
+    # Served without middleware (config/asgi.py): the host is checked here, and the session
+    # read here, as SessionMiddleware and AuthenticationMiddleware would.
+    request.get_host()
+    return await live.db_call(_token_or_session_user)(request)
+
+
+def _token_or_session_user(request: HttpRequest):
+    user = _token_user(request)
+    if user is not None:
+        return user
+    if not hasattr(request, "session"):
+        from importlib import import_module
+
+        engine = import_module(settings.SESSION_ENGINE)
+        request.session = engine.SessionStore(request.COOKIES.get(settings.SESSION_COOKIE_NAME))
+    from django.contrib.auth import get_user
+
+    return get_user(request)
 
 
 def last_event_id(request: HttpRequest) -> int | None:
@@ -91,7 +106,8 @@ HEARTBEAT = ": heartbeat\n\n"
 async def next_message(queue: asyncio.Queue) -> dict | None:
     """The next bus message, or None when a heartbeat is due."""
     try:
-        return await asyncio.wait_for(queue.get(), settings.STREAM_HEARTBEAT_SECONDS)
+        async with asyncio.timeout(settings.STREAM_HEARTBEAT_SECONDS):
+            return await queue.get()
     except TimeoutError:
         return None
 
@@ -100,6 +116,7 @@ def event_stream(events: AsyncIterator[str]) -> StreamingHttpResponse:
     response = StreamingHttpResponse(events, content_type="text/event-stream; charset=utf-8")
     response["Cache-Control"] = "no-cache, no-transform"
     response["X-Accel-Buffering"] = "no"  # nginx: pass each event on at once
+    response["X-Content-Type-Options"] = "nosniff"
     return response
 
 
