@@ -70,12 +70,12 @@ class GameFacts:
 
 def load_game_facts(game_id: int, sequence: int | None = None) -> GameFacts | None:
     """The game's status now, and log entry `sequence` if asked (None if either is gone)."""
-    from games.models import Action, Game
+    from games.models import Action, Game, Seat
 
     game = Game.objects.filter(pk=game_id).values("version", "status").first()
     if game is None:
         return None
-    seats = list(Game.objects.get(pk=game_id).seats.values_list("number", "deadline_at"))
+    seats = list(Seat.objects.filter(game_id=game_id).values_list("number", "deadline_at"))
     entry = None
     if sequence is not None:
         row = (Action.objects.filter(game_id=game_id, sequence=sequence)
