@@ -116,6 +116,7 @@ def test_stream_capacity_and_delivery_latency(benchmark, settings, tmp_path):
     settings.EVENTS_CHANNEL_PREFIX = prefix = f"bench-{uuid.uuid4().hex[:10]}"
     game_ids = _games(max(1, STREAMS // PER_GAME))
     server, base = _start_gunicorn(tmp_path, prefix)
+    clients = None
     try:
         for _ in range(100):
             try:
@@ -160,6 +161,8 @@ def test_stream_capacity_and_delivery_latency(benchmark, settings, tmp_path):
         clients.wait(60)
         results = json.loads(results_file.read_text())
     finally:
+        if clients is not None and clients.poll() is None:
+            clients.kill()  # the run failed before the client was told to stop
         server.terminate()
         server.wait(30)
 
