@@ -1,5 +1,6 @@
 # syntax=docker/dockerfile:1
-# Production image: build wheels in one stage, run as a non-root user with gunicorn in the next.
+# Production image: build wheels in one stage, run as a non-root user with gunicorn (uvicorn
+# workers, ASGI) in the next.
 FROM python:3.11-slim-bookworm AS build
 ENV PIP_NO_CACHE_DIR=1 PIP_DISABLE_PIP_VERSION_CHECK=1
 WORKDIR /src

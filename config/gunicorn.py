@@ -9,7 +9,12 @@ NUM_PROXIES proxies, what they appended to X-Forwarded-For (see config/settings.
 
 import os
 
-wsgi_app = "config.wsgi:application"
+# ASGI under uvicorn workers: the event streams stay open for hours, each costing a coroutine,
+# not a thread; ordinary views run in threads as under WSGI.
+wsgi_app = "config.asgi:application"
+worker_class = "uvicorn_worker.UvicornWorker"
+# Open streams are closed at a restart; clients reconnect with Last-Event-ID.
+graceful_timeout = int(os.environ.get("GUNICORN_GRACEFUL_TIMEOUT", "10"))
 bind = os.environ.get("GUNICORN_BIND", "0.0.0.0:8000")
 workers = int(os.environ.get("GUNICORN_WORKERS", "3"))
 accesslog = "-"

@@ -161,6 +161,23 @@ if REDIS_URL:
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
                           "LOCATION": str(DATA_DIR / "cache")}}
+#: Live events (games/bus.py): Redis pub/sub channels ignore database numbers, so every channel
+#: name starts with this prefix; give each deployment sharing a Redis server its own.
+EVENTS_CHANNEL_PREFIX = env.str("EVENTS_CHANNEL_PREFIX", default="turnpost")
+EVENTS_PUBLISH_TIMEOUT = env.float("EVENTS_PUBLISH_TIMEOUT", default=1.0)
+#: Event streams: a comment line this often keeps proxies from closing an idle stream.
+STREAM_HEARTBEAT_SECONDS = env.float("STREAM_HEARTBEAT_SECONDS", default=15.0)
+#: Without Redis one process relays new log entries from the database, this often.
+STREAM_POLL_SECONDS = env.float("STREAM_POLL_SECONDS", default=1.0)
+#: Webhooks (notifications/webhooks.py): attempts per payload, the first retry's delay (doubled
+#: each time), deliveries failed in a row before a webhook is turned off, seconds per request.
+WEBHOOK_MAX_ATTEMPTS = env.int("WEBHOOK_MAX_ATTEMPTS", default=6)
+WEBHOOK_RETRY_BASE_SECONDS = env.float("WEBHOOK_RETRY_BASE_SECONDS", default=30.0)
+WEBHOOK_DISABLE_AFTER = env.int("WEBHOOK_DISABLE_AFTER", default=5)
+WEBHOOK_TIMEOUT = env.float("WEBHOOK_TIMEOUT", default=10.0)
+#: Development and tests only: lets webhooks go to http:// and internal addresses (loopback,
+#: private networks), which production refuses.
+ALLOW_LOCAL_DELIVERY_TARGETS = env.bool("ALLOW_LOCAL_DELIVERY_TARGETS", default=False)
 #: Sessions live in the database, never in the cache alone: a Redis outage must not log
 #: everybody out or fail every page.
 SESSION_ENGINE = "django.contrib.sessions.backends.db"
@@ -219,6 +236,8 @@ STATIC_URL = "static/"
 STATIC_ROOT = Path(env.str("STATIC_ROOT", default=str(DATA_DIR / "static")))
 STATIC_ROOT.mkdir(parents=True, exist_ok=True)
 STATICFILES_DIRS = [BASE_DIR / "static"]
+# `make run` serves with uvicorn, not runserver: WhiteNoise finds static files in place.
+WHITENOISE_USE_FINDERS = DEBUG
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {
@@ -261,6 +280,11 @@ ANYMAIL.update({name.removeprefix("ANYMAIL_"): value for name, value in os.envir
 from email.utils import parseaddr  # noqa: E402 - kept with the setting it serves
 
 EMAIL_PLAY_ADDRESS = env.str("EMAIL_PLAY_ADDRESS", default=parseaddr(DEFAULT_FROM_EMAIL)[1])
+#: Phone push (Web Push, notifications/push.py): the server's VAPID key (base64url, raw 32 bytes
+#: or DER; generate one with `vapid --gen` from py-vapid) and the contact push services may use.
+#: Unset in development, a key is made once in DATA_DIR; unset in production, push is off.
+VAPID_PRIVATE_KEY = env.str("VAPID_PRIVATE_KEY", default="")
+VAPID_SUBJECT = env.str("VAPID_SUBJECT", default=f"mailto:{EMAIL_PLAY_ADDRESS}")
 EMAIL_PLAY_TOKEN_MAX_AGE_DAYS = env.int("EMAIL_PLAY_TOKEN_MAX_AGE_DAYS", default=45)
 EMAIL_PLAY_CHOICES_SHOWN = env.int("EMAIL_PLAY_CHOICES_SHOWN", default=20)
 #: Only a confirmed address gets reply tokens and may send moves (see ACCOUNT_* above).
@@ -425,6 +449,18 @@ CELERY_BEAT_SCHEDULE["apply-pending-ratings"] = {
 CELERY_BEAT_SCHEDULE["deliver-pending-email-replies"] = {
     "task": "notifications.tasks.deliver_pending_email_replies",
     "schedule": timedelta(minutes=1),
+}
+CELERY_BEAT_SCHEDULE["deliver-pending-webhooks"] = {
+    "task": "notifications.tasks.deliver_pending_webhooks",
+    "schedule": timedelta(minutes=1),
+}
+CELERY_BEAT_SCHEDULE["deliver-pending-pushes"] = {
+    "task": "notifications.tasks.deliver_pending_pushes",
+    "schedule": timedelta(minutes=1),
+}
+CELERY_BEAT_SCHEDULE["send-push-digests"] = {
+    "task": "notifications.tasks.send_push_digests",
+    "schedule": timedelta(minutes=5),
 }
 
 # ---- security ----------------------------------------------------------------------------------

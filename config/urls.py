@@ -3,7 +3,7 @@
 from csp.constants import SELF, UNSAFE_INLINE
 from csp.decorators import csp_replace, csp_update
 from django.contrib import admin
-from django.urls import include, path
+from django.urls import include, path, re_path
 from drf_spectacular.views import (
     SpectacularAPIView,
     SpectacularRedocView,
@@ -11,6 +11,8 @@ from drf_spectacular.views import (
 )
 
 from games.api.guide import writing_a_client
+from notifications import live_views
+from notifications.streams import user_stream
 
 # Swagger UI and Redoc come from our static files (drf-spectacular-sidecar), so the docs work
 # offline. Swagger UI's start-up script is served from our own URL (the split view); the pages'
@@ -27,6 +29,12 @@ urlpatterns = [
     path("settings/", include("accounts.urls")),
     path("notifications/", include("notifications.urls")),
     path("admin/", admin.site.urls),
+    # The player's own event stream lives with their notifications (games never imports them).
+    re_path(r"^api/v1/stream/events/?$", user_stream, name="api-user-stream"),
+    path("api/v1/me/webhooks/", include("notifications.api_urls")),
+    # Installing the site on a phone: the manifest, and the service worker at the root scope.
+    path("manifest.webmanifest", live_views.manifest, name="web-manifest"),
+    path("sw.js", live_views.service_worker, name="service-worker"),
     path("api/v1/", include("games.api.urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("api/docs/", _api_docs, name="api-docs"),

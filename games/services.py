@@ -26,7 +26,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from accounts.models import Vacation, active_restriction, restriction_message
-from games import ratings, reliability, undo
+from games import bus, ratings, reliability, undo
 from games.clock import deadline_after, playing_time
 from games.engines.base import (
     Engine,
@@ -189,6 +189,8 @@ def _emit(game_id: int, kind: str, seats: list[int] | None = None, **extra: Any)
     """Tells receivers (notifications) about a change inside its transaction, so whatever they
     write (the notification outbox) commits or rolls back together with the game."""
     game_event.send(sender=Game, game_id=game_id, kind=kind, seats=seats or [], **extra)
+    if kind in ("joined", "left", "started", "aborted"):  # a change without a log entry
+        bus.publish_game_after_commit(game_id)
 
 
 def _schedule_follow_ups(game: Game) -> None:
@@ -316,7 +318,7 @@ def _append_action(
         public = engine.describe(state_before, seat_number, payload, viewer=None)
         actor_text = engine.describe(state_before, seat_number, payload, viewer=seat_number)
     game.version += 1
-    return Action.objects.create(
+    action = Action.objects.create(
         game=game,
         sequence=game.version,
         kind=kind,
@@ -327,6 +329,8 @@ def _append_action(
         public_description=public,
         actor_description=actor_text,
     )
+    bus.publish_game_after_commit(game.pk, game.version, action.pk)
+    return action
 
 
 def _fingerprint(action: Any, expected_version: int | None) -> str:

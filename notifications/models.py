@@ -17,6 +17,7 @@ class NotificationKind(models.TextChoices):
     MENTION = "mention", "Mentioned in a game chat"
     MODERATION = "moderation", "Message from the moderators"
     GAME_LOBBY = "game_lobby", "Answers to my invitations, my game is full"
+    WEBHOOK_DISABLED = "webhook_disabled", "A webhook of mine was turned off"
 
 
 #: What happens to each kind unless the player chose otherwise.
@@ -30,6 +31,7 @@ DEFAULT_DELIVERY = {
     NotificationKind.MENTION: "immediate",
     NotificationKind.MODERATION: "immediate",
     NotificationKind.GAME_LOBBY: "immediate",
+    NotificationKind.WEBHOOK_DISABLED: "immediate",
 }
 
 
@@ -80,6 +82,10 @@ class Notification(models.Model):
     #: A worker has claimed the send until this moment (see services.deliver); another worker
     #: leaves the row alone until then, and takes it over only if the first one died.
     claimed_until = models.DateTimeField(null=True, blank=True)
+    #: The second channel, phone push (notifications/push.py), under the same preferences,
+    #: quiet hours (send_after) and digest rules as the email.
+    push_status = models.CharField(max_length=10, choices=EmailStatus.choices,
+                                   default=EmailStatus.SKIPPED, db_index=True)
     read_at = models.DateTimeField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
@@ -181,3 +187,121 @@ class EmailReply(models.Model):
 
     def __str__(self) -> str:
         return f"Reply to {self.to}: {self.subject} ({self.email_status})"
+
+
+# ---- live channels: calendar feed ---------------------------------------------------------------
+
+
+class CalendarFeed(models.Model):
+    """A player's private iCalendar feed of deadlines (notifications/calendar.py). The token is
+    the only key to it: revoking replaces it, and the old address stops answering."""
+
+    user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
+                                related_name="calendar_feed")
+    token = models.CharField(max_length=64, unique=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return f"Calendar feed of {self.user}"
+
+
+# ---- live channels: webhooks --------------------------------------------------------------------
+
+
+class WebhookFormat(models.TextChoices):
+    JSON = "json", "JSON, signed (for your own programs)"
+    DISCORD = "discord", "Discord incoming webhook"
+    SLACK = "slack", "Slack incoming webhook"
+
+
+class Webhook(models.Model):
+    """An address that hears about the chosen kinds of a player's notifications
+    (notifications/webhooks.py)."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
+                             related_name="webhooks")
+    url = models.URLField(max_length=500)
+    format = models.CharField(max_length=10, choices=WebhookFormat.choices,
+                              default=WebhookFormat.JSON)
+    #: NotificationKind values this webhook is told about.
+    kinds = models.JSONField(default=list)
+    #: Signs every payload (HMAC-SHA256, the Turnpost-Signature header).
+    secret = models.CharField(max_length=64)
+    active = models.BooleanField(default=True)
+    #: Deliveries that failed for good in a row; past the limit the webhook is turned off.
+    consecutive_failures = models.PositiveSmallIntegerField(default=0)
+    disabled_reason = models.TextField(blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["created_at", "id"]
+
+    def __str__(self) -> str:
+        return f"Webhook of {self.user} to {self.url}"
+
+
+class WebhookStatus(models.TextChoices):
+    PENDING = "pending", "Being delivered"
+    DELIVERED = "delivered", "Delivered"
+    FAILED = "failed", "Failed after retries"
+
+
+class WebhookDelivery(models.Model):
+    """One payload for one webhook, with what became of it: the delivery log its owner reads."""
+
+    webhook = models.ForeignKey(Webhook, on_delete=models.CASCADE, related_name="deliveries")
+    kind = models.CharField(max_length=20)
+    #: The exact body sent (JSON text), the same on every attempt.
+    body = models.TextField()
+    status = models.CharField(max_length=10, choices=WebhookStatus.choices,
+                              default=WebhookStatus.PENDING, db_index=True)
+    attempts = models.PositiveSmallIntegerField(default=0)
+    next_attempt_at = models.DateTimeField(null=True, blank=True, db_index=True)
+    claimed_until = models.DateTimeField(null=True, blank=True)
+    response_status = models.PositiveSmallIntegerField(null=True, blank=True)
+    last_error = models.TextField(blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    delivered_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+
+    def __str__(self) -> str:
+        return f"{self.kind} to {self.webhook.url} ({self.status})"
+
+
+# ---- live channels: phone push ------------------------------------------------------------------
+
+
+class PushSubscription(models.Model):
+    """One browser or phone that accepts Web Push for a player (notifications/push.py)."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
+                             related_name="push_subscriptions")
+    endpoint = models.URLField(max_length=1000, unique=True)
+    #: The browser's keys for encrypting payloads (base64url), from PushSubscription.toJSON().
+    p256dh = models.CharField(max_length=200)
+    auth = models.CharField(max_length=100)
+    user_agent = models.CharField(max_length=300, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    last_success_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["created_at", "id"]
+
+    def __str__(self) -> str:
+        return f"Push to {self.user} ({self.user_agent[:40]})"
+
+
+class PushDigestDay(models.Model):
+    """The day's digest push of a player was sent (at most one per local date)."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
+                             related_name="+")
+    local_date = models.DateField()
+    count = models.PositiveIntegerField()
+    sent_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["user", "local_date"],
+                                               name="one_push_digest_per_local_day")]

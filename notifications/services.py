@@ -20,7 +20,8 @@ from django.utils import timezone
 from django.utils.timesince import timeuntil
 
 from config.celery import publish_after_commit
-from notifications import summaries
+from games import bus
+from notifications import push, summaries, webhooks
 from notifications.models import (
     DEFAULT_DELIVERY,
     Delivery,
@@ -88,12 +89,16 @@ def notify(*, user, kind: str, game=None, seat_number: int | None = None,
     notification = Notification.objects.create(
         user=user, kind=kind, game=game, seat_number=seat_number, context=context or {},
         email_status=status, send_after=quiet_hours_end(user, now) or now,
-        message_id=new_message_id(),
+        message_id=new_message_id(), push_status=push.initial_status(user, status, delivery),
     )
-    if status == EmailStatus.PENDING:
-        from notifications import tasks
+    from notifications import tasks
 
+    if status == EmailStatus.PENDING:
         publish_after_commit(tasks.deliver_notification, notification.pk)
+    if notification.push_status == EmailStatus.PENDING:
+        publish_after_commit(tasks.deliver_push, notification.pk)
+    bus.publish_user_after_commit(user.pk, notification.pk)
+    webhooks.queue_for(notification)
     return notification
 
 

@@ -87,3 +87,63 @@ def _send_each(ids: Iterable[int], send: Callable[[int], str],
     except SoftTimeLimitExceeded:
         pass  # the attempt under way was recorded as failed; the rest waits for the next beat
     return sent
+
+
+@shared_task(bind=True, acks_late=True, **ONE_SEND_LIMITS)
+def deliver_webhook(self, delivery_id: int) -> str:
+    """POSTs one webhook payload; a failed attempt is retried with exponential backoff
+    (webhooks.retry_delay) until WEBHOOK_MAX_ATTEMPTS."""
+    from notifications import webhooks
+
+    try:
+        return webhooks.deliver(delivery_id=delivery_id)
+    except webhooks.WebhookFailed as failed:
+        raise self.retry(countdown=failed.args[0], max_retries=None) from None
+
+
+@shared_task(**BEAT_LIMITS)
+def deliver_pending_webhooks() -> int:
+    """Beat: webhook deliveries whose retry was lost."""
+    from django.utils import timezone
+
+    from notifications import webhooks
+
+    def attempt(delivery_id: int) -> str:
+        try:
+            return webhooks.deliver(delivery_id=delivery_id)
+        except webhooks.WebhookFailed:
+            return "retry"
+
+    return _send_each(webhooks.pending_ids(timezone.now()), attempt)
+
+
+@shared_task(bind=True, acks_late=True, autoretry_for=(Exception,), retry_backoff=30,
+             retry_backoff_max=3600, retry_jitter=True, max_retries=6, **ONE_SEND_LIMITS)
+def deliver_push(self, notification_id: int) -> str:
+    """Pushes one notification to the player's phones (a refusal is retried with backoff)."""
+    from notifications import push
+
+    return push.deliver(notification_id=notification_id)
+
+
+@shared_task(**BEAT_LIMITS)
+def deliver_pending_pushes() -> int:
+    """Beat: pushes held back by quiet hours, or whose task was lost."""
+    from django.utils import timezone
+
+    from notifications import push
+
+    def attempt(notification_id: int) -> str:
+        try:
+            return push.deliver(notification_id=notification_id)
+        except push.PushFailed:
+            return "retry"
+
+    return _send_each(push.pending_ids(timezone.now()), attempt)
+
+
+@shared_task(**BEAT_LIMITS)
+def send_push_digests() -> int:
+    from notifications import push
+
+    return push.digests_send()

@@ -1,8 +1,9 @@
-from django.urls import include, path
+from django.urls import include, path, re_path
 from rest_framework.routers import SimpleRouter
 
 from accounts.api.views import AccessTokenDetailView, AccessTokenListView, MeView, ObtainTokenView
 from games.api.autoplay import GameAutoplayView, GameQueueView, MyAutoplayView
+from games.api.streams import game_stream
 from games.api.players import InviteLinkJoinView, LeaderboardView, UserProfileView
 from games.api.views import (
     EngineDetailView,
@@ -31,5 +32,6 @@ urlpatterns = [
     path("leaderboard/<slug:engine>/", LeaderboardView.as_view(), name="api-leaderboard"),
     path("invite-links/<str:token>/join/", InviteLinkJoinView.as_view(),
          name="api-invite-link-join"),
+    re_path(r"^games/(?P<game_id>[0-9]+)/stream/?$", game_stream, name="api-game-stream"),
     path("", include(router.urls)),
 ]

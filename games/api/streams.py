@@ -1,0 +1,227 @@
+"""Server-Sent Events: `GET /api/v1/games/{id}/stream` (every change of one game, as the viewer
+may see it), and the helpers the per-player stream (notifications/streams.py) shares.
+
+These are Django async views returning a StreamingHttpResponse over an async generator, served
+by uvicorn workers (config/gunicorn.py); they hold no database connection while waiting. Events
+carry an `id`; a client that reconnects with `Last-Event-ID` (browsers do it by themselves) gets
+everything after it from the database, so nothing is lost across a disconnect.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import AsyncIterator
+from typing import Any
+
+from django.conf import settings
+from django.core.handlers.asgi import ASGIRequest
+from django.http import HttpRequest, JsonResponse, StreamingHttpResponse
+from django.views.decorators.http import require_GET
+from rest_framework import exceptions
+
+from accounts.api.authentication import TokenOrBearerAuthentication
+from accounts.tokens import has_scope
+from games import live
+from games.api.errors import error_body
+
+#: Browsers wait this long before reconnecting a dropped stream.
+RECONNECT_MILLISECONDS = 3000
+
+
+class StreamRefused(Exception):
+    def __init__(self, status: int, code: str, message: str) -> None:
+        super().__init__(message)
+        self.status, self.code, self.message = status, code, message
+
+    def response(self) -> JsonResponse:
+        response = JsonResponse(error_body(self.code, self.message), status=self.status)
+        if self.status == 401:
+            response["WWW-Authenticate"] = 'Bearer realm="api"'
+        return response
+
+
+def _token_user(request: HttpRequest):
+    try:
+        found = TokenOrBearerAuthentication().authenticate(request)
+    except exceptions.AuthenticationFailed as failure:
+        raise StreamRefused(401, "authentication_failed", str(failure.detail)) from None
+    if found and not has_scope(found[1], "read"):
+        raise StreamRefused(403, "insufficient_scope",
+                            "This token lacks the 'read' scope a stream needs.")
+    return found[0] if found else None
+
+
+async def stream_user(request: HttpRequest):
+    """The caller: by API token (`Authorization: Bearer …`) or by the session cookie. Under a
+    WSGI server a stream would never reach the client (it is buffered whole): refused there,
+    so that clients (the game page) fall back to polling."""
+    if not isinstance(request, ASGIRequest):
+        raise StreamRefused(503, "streams_unavailable",
+                            "Event streams need the ASGI server; poll the game instead.")
+    # Served without middleware (config/asgi.py): the host is checked here, and the session
+    # read here, as SessionMiddleware and AuthenticationMiddleware would.
+    request.get_host()
+    return await live.db_call(_token_or_session_user)(request)
+
+
+def _token_or_session_user(request: HttpRequest):
+    user = _token_user(request)
+    if user is not None:
+        return user
+    if not hasattr(request, "session"):
+        from importlib import import_module
+
+        engine = import_module(settings.SESSION_ENGINE)
+        request.session = engine.SessionStore(request.COOKIES.get(settings.SESSION_COOKIE_NAME))
+    from django.contrib.auth import get_user
+
+    return get_user(request)
+
+
+def last_event_id(request: HttpRequest) -> int | None:
+    """`Last-Event-ID` (sent by browsers when they reconnect), or `?last_event_id=` for clients
+    that cannot set headers."""
+    raw = request.headers.get("Last-Event-ID") or request.GET.get("last_event_id")
+    if raw in (None, ""):
+        return None
+    try:
+        value = int(raw)
+    except ValueError:
+        raise StreamRefused(400, "invalid", "Last-Event-ID must be a whole number.") from None
+    if value < 0:
+        raise StreamRefused(400, "invalid", "Last-Event-ID must not be negative.")
+    return value
+
+
+def sse(data: Any, event: str | None = None, event_id: int | None = None) -> str:
+    lines = []
+    if event_id is not None:
+        lines.append(f"id: {event_id}")
+    if event:
+        lines.append(f"event: {event}")
+    lines.append("data: " + json.dumps(data, separators=(",", ":"), ensure_ascii=False))
+    return "\n".join(lines) + "\n\n"
+
+
+HEARTBEAT = ": heartbeat\n\n"
+
+
+async def next_message(queue: asyncio.Queue) -> dict | None:
+    """The next bus message, or None when a heartbeat is due."""
+    try:
+        async with asyncio.timeout(settings.STREAM_HEARTBEAT_SECONDS):
+            return await queue.get()
+    except TimeoutError:
+        return None
+
+
+def event_stream(events: AsyncIterator[str]) -> StreamingHttpResponse:
+    response = StreamingHttpResponse(events, content_type="text/event-stream; charset=utf-8")
+    response["Cache-Control"] = "no-cache, no-transform"
+    response["X-Accel-Buffering"] = "no"  # nginx: pass each event on at once
+    response["X-Content-Type-Options"] = "nosniff"
+    return response
+
+
+# ---- one game -----------------------------------------------------------------------------------
+
+
+def _game_start(game_id: int, user) -> dict:
+    """What the stream needs before it starts: the viewer's seat and the snapshot. Refused
+    exactly as the game page and the API refuse (a game the user may not see is not found)."""
+    from games import selectors
+    from games.models import Game
+
+    game = Game.objects.prefetch_related("seats").filter(pk=game_id).first()
+    if game is None or not selectors.can_view(game, user):
+        raise StreamRefused(404, "not_found", "There is no such game.")
+    seat = selectors.viewer_seat_number(game, user)
+    return {
+        "seat": seat,
+        "snapshot": {
+            "game": game.pk, "version": game.version, "status": game.status,
+            "awaiting": selectors.awaiting_seats(game), "seat": seat,
+            "seats_taken": len(game.seats.all()),
+            "view": selectors.game_view_for(game, user),
+        },
+    }
+
+
+def _change(facts: live.GameFacts, entry: live.LogEntry | None, seat: int | None) -> dict:
+    change = {"game": facts.game_id, "version": entry.sequence if entry else facts.version,
+              "status": facts.status, "awaiting": list(facts.awaiting),
+              "your_turn": seat is not None and seat in facts.awaiting}
+    if entry is not None:
+        change["log"] = {"sequence": entry.sequence, "seat": entry.seat_number,
+                         "text": entry.description_for(seat)}
+    return change
+
+
+async def _game_events(game_id: int, seat: int | None, snapshot: dict,
+                       last: int | None) -> AsyncIterator[str]:
+    hub = live.hub()
+    key = f"game:{game_id}"
+    # Listening starts before the database is read, so no change falls between the two.
+    queue = hub.subscribe(key)
+    shown = (snapshot["status"], tuple(snapshot["awaiting"]), snapshot["seats_taken"])
+    first = sse(snapshot, "snapshot", snapshot["version"]) if last is None else ""
+    if last is None:
+        last = snapshot["version"]
+    del snapshot  # the view is large; an open stream keeps only what it compares
+    try:
+        yield f"retry: {RECONNECT_MILLISECONDS}\n\n" + first
+        del first
+        facts = await hub.game_facts(game_id, None)
+        while facts is not None:
+            if facts.version > last:  # resuming, or a message was missed: read the log
+                for entry in await live.db_call(live.load_log_entries)(game_id, last):
+                    yield sse(_change(facts, entry, seat), "move", entry.sequence)
+                    last = entry.sequence
+                shown = (facts.status, facts.awaiting, facts.seats_taken)
+            elif (facts.status, facts.awaiting, facts.seats_taken) != shown:
+                shown = (facts.status, facts.awaiting, facts.seats_taken)
+                yield sse({**_change(facts, None, seat), "seats_taken": facts.seats_taken},
+                          "status")
+            if facts.over and last >= facts.version:
+                yield sse({"game": game_id, "status": facts.status}, "end")
+                return
+            message = await next_message(queue)
+            while message is None:
+                yield HEARTBEAT
+                message = await next_message(queue)
+            if message.get("overflow"):
+                return  # too far behind: the client reconnects with Last-Event-ID
+            version = message.get("version")
+            if version is not None and version <= last:
+                continue
+            if version == last + 1:
+                facts = await hub.game_facts(game_id, version)
+                if facts is not None and facts.entry is not None:
+                    event = facts.rendered.get(seat)
+                    if event is None:
+                        event = facts.rendered[seat] = sse(_change(facts, facts.entry, seat),
+                                                           "move", version)
+                    yield event
+                    last = version
+                    shown = (facts.status, facts.awaiting, facts.seats_taken)
+                    continue
+            facts = await hub.game_facts(game_id, None)
+    finally:
+        hub.unsubscribe(key, queue)
+
+
+@require_GET
+async def game_stream(request: HttpRequest, game_id: int):
+    """Events: `snapshot` (first, unless resuming: version, status, awaited seats, the game as
+    the viewer may see it), `move` (each log entry: its text for this viewer, the awaited
+    seats), `status` (joins, start, abort without a log entry), `end` (then the stream closes).
+    The `id` of each `snapshot` and `move` is the game version."""
+    try:
+        user = await stream_user(request)
+        last = last_event_id(request)
+        game_id = int(game_id)
+        start = await live.db_call(_game_start)(game_id, user)
+    except StreamRefused as refused:
+        return refused.response()
+    return event_stream(_game_events(game_id, start["seat"], start["snapshot"], last))

@@ -1,0 +1,155 @@
+"""The "Calendar, webhooks and phone" page and the addresses it hands out: the private
+calendar feed, the player's webhooks and their delivery log, phone push subscriptions."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpResponse, JsonResponse
+from django.shortcuts import redirect, render
+from django.templatetags.static import static
+from django.views.decorators.http import require_GET, require_POST
+
+from notifications import calendar, push, webhooks
+from notifications.models import CalendarFeed, Webhook, WebhookFormat
+
+
+@require_GET
+def calendar_feed(request, token: str):
+    feed = CalendarFeed.objects.select_related("user").filter(token=token).first()
+    if feed is None or not feed.user.is_active:
+        raise Http404("There is no such calendar.")
+    body = calendar.calendar_for(feed.user).to_ical()
+    response = HttpResponse(body, content_type="text/calendar; charset=utf-8")
+    response["Content-Disposition"] = 'inline; filename="turnpost-deadlines.ics"'
+    response["Cache-Control"] = "private, max-age=300"
+    return response
+
+
+@login_required
+def live_settings(request):
+    feed = calendar.feed_for(request.user, create=False)
+    hooks = [(hook, hook.deliveries.all()[:10]) for hook in request.user.webhooks.all()]
+    return render(request, "notifications/live.html", {
+        "vapid_public_key": push.public_key(),
+        "push_devices": request.user.push_subscriptions.count(),
+        "calendar_url": calendar.feed_url(feed) if feed else None,
+        "webhooks": hooks, "webhook_kinds": webhooks.WEBHOOK_KINDS,
+        "webhook_formats": WebhookFormat.choices,
+    })
+
+
+@login_required
+@require_POST
+def calendar_create_or_revoke(request):
+    if calendar.feed_for(request.user, create=False) is None:
+        calendar.feed_for(request.user)
+        messages.success(request, "Your calendar address is ready: add it to your calendar app.")
+    else:
+        calendar.feed_revoke(user=request.user)
+        messages.success(request, "A new calendar address replaced the old one, which no longer "
+                                  "works.")
+    return redirect("notifications:live")
+
+
+@login_required
+@require_POST
+def webhook_add(request):
+    try:
+        webhooks.webhook_create(user=request.user, url=request.POST.get("url", ""),
+                                kinds=request.POST.getlist("kinds"),
+                                format=request.POST.get("format", WebhookFormat.JSON))
+    except webhooks.WebhookRefused as refused:
+        messages.error(request, str(refused))
+    else:
+        messages.success(request, "Webhook added.")
+    return redirect("notifications:live")
+
+
+@login_required
+@require_POST
+def webhook_change(request, webhook_id: int):
+    webhook = Webhook.objects.filter(pk=webhook_id, user=request.user).first()
+    if webhook is None:
+        raise Http404("There is no such webhook.")
+    if request.POST.get("do") == "delete":
+        webhook.delete()
+        messages.success(request, "Webhook deleted.")
+    elif request.POST.get("do") == "enable":
+        webhooks.webhook_enable(webhook=webhook)
+        messages.success(request, "Webhook turned back on.")
+    return redirect("notifications:live")
+
+
+# ---- phone push and installing the site ------------------------------------------------------
+
+
+def _json_body(request) -> dict:
+    import json
+
+    try:
+        body = json.loads(request.body or b"{}")
+    except ValueError:
+        body = None
+    if not isinstance(body, dict):
+        raise push.SubscriptionRefused("Send the subscription as a JSON object.")
+    return body
+
+
+@login_required
+@require_POST
+def push_subscribe(request):
+    try:
+        push.subscription_save(user=request.user, data=_json_body(request),
+                               user_agent=request.headers.get("User-Agent", ""))
+    except push.SubscriptionRefused as refused:
+        return JsonResponse({"code": "invalid", "message": str(refused), "details": {}},
+                            status=400)
+    return JsonResponse({"devices": request.user.push_subscriptions.count()}, status=201)
+
+
+@login_required
+@require_POST
+def push_unsubscribe(request):
+    try:
+        endpoint = str(_json_body(request).get("endpoint", ""))
+    except push.SubscriptionRefused as refused:
+        return JsonResponse({"code": "invalid", "message": str(refused), "details": {}},
+                            status=400)
+    push.subscription_delete(user=request.user, endpoint=endpoint)
+    return JsonResponse({"devices": request.user.push_subscriptions.count()})
+
+
+@require_GET
+def service_worker(request):
+    """The service worker, from the site's root so that its scope is the whole site."""
+    from django.contrib.staticfiles import finders
+
+    found = finders.find("js/sw.js")
+    if found:
+        with open(found, "rb") as source:
+            body = source.read()
+    else:  # production: collected by collectstatic
+        from django.contrib.staticfiles.storage import staticfiles_storage
+
+        with staticfiles_storage.open("js/sw.js") as source:
+            body = source.read()
+    response = HttpResponse(body, content_type="text/javascript; charset=utf-8")
+    response["Cache-Control"] = "no-cache"
+    response["Service-Worker-Allowed"] = "/"
+    return response
+
+
+@require_GET
+def manifest(request):
+    """The web app manifest: the site installs on a phone's home screen as "Turnpost"."""
+    return JsonResponse({
+        "name": "Turnpost", "short_name": "Turnpost",
+        "description": "Heavy board games played slowly: a turn a day.",
+        "start_url": "/", "scope": "/", "display": "standalone",
+        "background_color": "#faf8f4", "theme_color": "#8a4b14",
+        "icons": [{"src": static("icons/icon-192.png"), "sizes": "192x192", "type": "image/png",
+                   "purpose": "any maskable"},
+                  {"src": static("icons/icon-512.png"), "sizes": "512x512", "type": "image/png",
+                   "purpose": "any maskable"}],
+    }, content_type="application/manifest+json")

@@ -1,0 +1,173 @@
+"""Event streams served by a real uvicorn process, with Redis pub/sub between the process that
+moves (this one) and the server: snapshot first, every move as the viewer may see it, resumption
+with Last-Event-ID, heartbeats, the end, and nothing hidden."""
+
+from __future__ import annotations
+
+import json
+import time
+
+import pytest
+from django.test import Client
+
+from games import services
+from games.engines.registry import get_engine
+from games.models import Action
+from tests.api.clients import token_of
+from tests.factories import UserFactory, started_game
+from tests.live.conftest import start_server, stop_server
+from tests.live.helpers import auth, play_moves
+from tests.live.sse import SSEStream
+
+pytestmark = [pytest.mark.postgres, pytest.mark.redis]
+
+
+def _is_move(version):
+    return lambda event: event["event"] == "move" and int(event["id"]) == version
+
+
+def test_game_stream_sends_the_snapshot_then_each_move_and_resumes_after_last_event_id(
+        asgi_server):
+    game, users = started_game(2, engine="stone_age", seed="stream-resume")
+    engine = get_engine("stone_age")
+    token = token_of(users[0])
+    stream = SSEStream(f"{asgi_server}/api/v1/games/{game.pk}/stream", auth(token))
+    assert stream.status == 200
+    assert stream.response.getheader("Content-Type").startswith("text/event-stream")
+    snapshot = stream.next_event()
+    game.refresh_from_db()
+    assert snapshot["event"] == "snapshot" and int(snapshot["id"]) == game.version
+    assert snapshot["data"]["seat"] == 0
+    assert snapshot["data"]["view"] == json.loads(json.dumps(engine.view(game.state, 0)))
+
+    versions = play_moves(game.pk, 2)
+    seen = stream.events_until(_is_move(versions[-1]))
+    moves = [event for event in seen if event["event"] == "move"]
+    assert [int(event["id"]) for event in moves] == list(range(snapshot["data"]["version"] + 1,
+                                                               versions[-1] + 1))
+    for event in moves:
+        entry = Action.objects.get(game=game, sequence=int(event["id"]))
+        assert event["data"]["log"]["text"] == entry.description_for(0)
+    stream.close()
+
+    # Disconnected while two more moves happen: resuming loses none and repeats none.
+    last_seen = versions[-1]
+    more = play_moves(game.pk, 2)
+    resumed = SSEStream(f"{asgi_server}/api/v1/games/{game.pk}/stream",
+                        {**auth(token), "Last-Event-ID": str(last_seen)})
+    seen = resumed.events_until(_is_move(more[-1]))
+    assert [event["event"] for event in seen] == ["move"] * (more[-1] - last_seen)
+    assert [int(event["id"]) for event in seen] == list(range(last_seen + 1, more[-1] + 1))
+    game.refresh_from_db()
+    awaited = sorted(seat.number for seat in game.seats.all() if seat.deadline_at)
+    assert seen[-1]["data"]["awaiting"] == awaited
+    resumed.close()
+
+
+def test_heartbeats_keep_an_idle_stream_alive_and_the_stream_ends_with_the_game(asgi_server):
+    game, users = started_game(2, engine="stone_age", seed="stream-end")
+    stream = SSEStream(f"{asgi_server}/api/v1/games/{game.pk}/stream", auth(token_of(users[1])))
+    assert stream.next_event()["event"] == "snapshot"
+    time.sleep(2.5)  # the server under test beats every second
+    services.game_abort(game_id=game.pk, reason="test")
+    seen = stream.events_until(lambda event: event["event"] == "end")
+    assert ": heartbeat" in stream.text()
+    assert seen[-1]["data"] == {"game": game.pk, "status": "aborted"}
+    assert stream.next_event() is None and stream.closed
+
+
+def test_no_hidden_information_reaches_other_seats_or_spectators(asgi_server):
+    """A 7 Wonders pick is secret until all have picked: its card appears only on the picker's
+    own stream."""
+    game, users = started_game(3, engine="seven_wonders", seed="stream-secret")
+    engine = get_engine("seven_wonders")
+    tokens = [token_of(user) for user in users]
+    url = f"{asgi_server}/api/v1/games/{game.pk}/stream"
+    streams = {0: SSEStream(url, auth(tokens[0])), 1: SSEStream(url, auth(tokens[1])),
+               None: SSEStream(url)}
+    for stream in streams.values():
+        assert stream.next_event()["event"] == "snapshot"
+    others_see = json.dumps(engine.view(game.state, 1)) + json.dumps(engine.view(game.state,
+                                                                                  None))
+    pick = next(action for action in engine.legal_actions(game.state, 0)
+                if action["type"] == "build" and action["card"] not in others_see)
+    card_name = engine.describe(game.state, 0, pick, viewer=0).split(":")[0].removeprefix(
+        "Build ")
+    assert card_name and card_name not in others_see
+    result = services.game_action_submit(game_id=game.pk, user=users[0], action=pick,
+                                         expected_version=game.version)
+    version = result.game.version
+    for viewer, stream in streams.items():
+        event = stream.events_until(_is_move(version))[-1]
+        text = stream.text()
+        if viewer == 0:
+            assert card_name in event["data"]["log"]["text"]
+        else:
+            assert event["data"]["log"]["text"] == "Seat 0 chose a card."
+            assert card_name not in text and pick["card"] not in text
+        stream.close()
+
+
+def test_player_stream_tells_my_turn_and_resumes(asgi_server):
+    game, users = started_game(2, engine="stone_age", seed="stream-user")
+    game.refresh_from_db()
+    first = get_engine("stone_age").active_seats(game.state)[0]
+    waiting = users[1 - first]
+    token = token_of(waiting)
+    stream = SSEStream(f"{asgi_server}/api/v1/stream/events", auth(token))
+    hello = stream.next_event()
+    assert hello["event"] == "hello"
+    play_moves(game.pk, 1)
+    turn = stream.events_until(lambda event: event["event"] == "your_turn")[-1]
+    assert turn["data"]["game"]["id"] == game.pk
+    assert turn["data"]["game"]["seat"] == 1 - first
+    stream.close()
+    # A notice made while disconnected comes on resumption.
+    missed_from = int(turn["id"])
+    services.chat_post(game_id=game.pk, user=users[first], body=f"@{waiting.username} hello")
+    resumed = SSEStream(f"{asgi_server}/api/v1/stream/events",
+                        {**auth(token), "Last-Event-ID": str(missed_from)})
+    mention = resumed.events_until(lambda event: event["event"] == "mention")[-1]
+    assert int(mention["id"]) > missed_from
+    assert mention["data"]["facts"]["text"].endswith("hello")
+    resumed.close()
+
+
+def test_streams_accept_session_and_token_and_refuse_everyone_else(asgi_server):
+    game, users = started_game(2, engine="stone_age", seed="stream-auth",
+                               allow_spectators=False)
+    client = Client()
+    client.force_login(users[0])
+    cookie = {"Cookie": f"sessionid={client.cookies['sessionid'].value}"}
+    url = f"{asgi_server}/api/v1/games/{game.pk}/stream"
+    by_session = SSEStream(url, cookie)
+    assert by_session.next_event()["data"]["seat"] == 0
+    by_session.close()
+
+    outsider = SSEStream(url, auth(token_of(UserFactory())))
+    assert outsider.status == 404 and outsider.body()["code"] == "not_found"
+    anonymous = SSEStream(url)
+    assert anonymous.status == 404
+    bad_token = SSEStream(url, auth("not-a-token"))
+    assert bad_token.status == 401 and bad_token.body()["code"] == "authentication_failed"
+    no_user = SSEStream(f"{asgi_server}/api/v1/stream/events")
+    assert no_user.status == 401 and no_user.body()["code"] == "not_authenticated"
+    bad_resume = SSEStream(url, {**auth(token_of(users[1])), "Last-Event-ID": "yesterday"})
+    assert bad_resume.status == 400 and bad_resume.body()["code"] == "invalid"
+
+
+@pytest.mark.django_db(transaction=True)
+def test_without_redis_one_process_relays_from_the_database(tmp_path, channel_prefix):
+    """`make run`'s embedded defaults: no Redis; the web process reads new log entries."""
+    process, url, log_path = start_server(tmp_path, {"REDIS_URL": "",
+                                                     "EVENTS_CHANNEL_PREFIX": channel_prefix})
+    try:
+        game, users = started_game(2, engine="stone_age", seed="stream-relay")
+        stream = SSEStream(f"{url}/api/v1/games/{game.pk}/stream", auth(token_of(users[0])))
+        assert stream.next_event()["event"] == "snapshot"
+        versions = play_moves(game.pk, 2)
+        seen = stream.events_until(_is_move(versions[-1]))
+        assert [int(e["id"]) for e in seen if e["event"] == "move"][-2:] == versions[-2:]
+        stream.close()
+    finally:
+        stop_server(process)

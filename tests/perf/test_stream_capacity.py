@@ -1,0 +1,200 @@
+"""Event stream capacity on this machine, over loopback: how many streams the production server
+(gunicorn with uvicorn workers, config/gunicorn.py) holds open at once, how long a move takes to
+reach every stream of its game while moves are made at a steady rate, and the server memory each
+open stream costs. A load test: it runs under `make bench` only (skipped by the ordinary suite),
+for a bounded time; run it niced: `nice -n 10 make bench PYTEST_ARGS=...` (see README).
+
+    TURNPOST_BENCH_STREAMS   streams to open (default 2000)
+    TURNPOST_BENCH_PER_GAME  streams per game (default 20)
+    TURNPOST_BENCH_MOVES_PER_SECOND, TURNPOST_BENCH_SECONDS  the move load (50/s for 20 s)
+    TURNPOST_BENCH_WORKERS   gunicorn workers (default 2, one per core)
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import secrets
+import signal
+import statistics
+import subprocess
+import sys
+import time
+import uuid
+from pathlib import Path
+
+import pytest
+
+from games import services
+from tests.factories import UserFactory
+from tests.live.conftest import database_url, free_port
+from tests.live.sse import SSEStream
+from tests.perf.test_sweep_speed import ARTIFACTS
+
+pytestmark = [pytest.mark.postgres, pytest.mark.redis, pytest.mark.django_db(transaction=True)]
+
+ROOT = Path(__file__).resolve().parents[2]
+STREAMS = int(os.environ.get("TURNPOST_BENCH_STREAMS", "2000"))
+PER_GAME = int(os.environ.get("TURNPOST_BENCH_PER_GAME", "20"))
+RATE = float(os.environ.get("TURNPOST_BENCH_MOVES_PER_SECOND", "50"))
+SECONDS = float(os.environ.get("TURNPOST_BENCH_SECONDS", "20"))
+WORKERS = int(os.environ.get("TURNPOST_BENCH_WORKERS", "2"))
+MOVER_PROCESSES = int(os.environ.get("TURNPOST_BENCH_MOVERS", "2"))
+MOVER_THREADS = int(os.environ.get("TURNPOST_BENCH_MOVER_THREADS", "8"))
+#: The movers import Django before the first move is due.
+MOVERS_START_SECONDS = 8
+
+
+def _rss_kib(pid: int) -> int:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1])
+    return 0
+
+
+def _workers(master: int) -> list[int]:
+    return [int(pid) for pid in Path(f"/proc/{master}/task/{master}/children").read_text().split()]
+
+
+def _workers_rss_kib(master: int) -> int:
+    return sum(_rss_kib(pid) for pid in _workers(master))
+
+
+def _cpu_seconds(pid: int) -> float:
+    """User and system CPU time the process has used so far."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def _start_gunicorn(tmp_path, prefix: str):
+    port = free_port()
+    env = {**os.environ, "DATABASE_URL": database_url(), "DATA_DIR": str(tmp_path),
+           "EVENTS_CHANNEL_PREFIX": prefix, "GUNICORN_BIND": f"127.0.0.1:{port}",
+           "GUNICORN_WORKERS": str(WORKERS), "DJANGO_DEBUG": "false",
+           "DJANGO_SECRET_KEY": secrets.token_urlsafe(64), "DJANGO_SECURE_SSL_REDIRECT": "false",
+           "DATABASE_CONN_MAX_AGE": "600"}
+    log = (tmp_path / "gunicorn.log").open("w")
+    process = subprocess.Popen(
+        [str(Path(sys.executable).with_name("gunicorn")), "-c", "config/gunicorn.py",
+         "--access-logfile", "/dev/null"],
+        cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
+    return process, f"http://127.0.0.1:{port}"
+
+
+def _games(count: int) -> list[int]:
+    ids = []
+    for _ in range(count):
+        # No addresses: the move load is not also an email load (that has its own bench).
+        users = [UserFactory(email=""), UserFactory(email="")]
+        game = services.game_create(creator=users[0], engine_slug="stone_age", num_players=2)
+        services.game_join(game_id=game.pk, user=users[1])
+        ids.append(services.game_start(game_id=game.pk, user=users[0]).pk)
+    return ids
+
+
+def _make_moves(game_ids: list[int], tmp_path, env: dict) -> list[list]:
+    """RATE moves a second for SECONDS, made by MOVER_PROCESSES processes through the service
+    (one process cannot make 50 a second: each move is CPU work in Python)."""
+    plan = tmp_path / "plan.json"
+    plan.write_text(json.dumps({"games": game_ids, "rate": RATE,
+                                "start": time.time() + MOVERS_START_SECONDS,
+                                "total": int(RATE * SECONDS), "processes": MOVER_PROCESSES,
+                                "threads": MOVER_THREADS}))
+    movers = [subprocess.Popen([sys.executable, "-m", "tests.perf.stream_moves", str(plan),
+                                str(index), str(tmp_path / f"moves-{index}.json")],
+                               cwd=ROOT, env=env)
+              for index in range(MOVER_PROCESSES)]
+    for mover in movers:
+        assert mover.wait(SECONDS * 20 + 60) == 0
+    return [made for index in range(MOVER_PROCESSES)
+            for made in json.loads((tmp_path / f"moves-{index}.json").read_text())]
+
+
+def test_stream_capacity_and_delivery_latency(benchmark, settings, tmp_path):
+    if benchmark.disabled:
+        pytest.skip("a load test: `make bench` runs it")
+    settings.EVENTS_CHANNEL_PREFIX = prefix = f"bench-{uuid.uuid4().hex[:10]}"
+    game_ids = _games(max(1, STREAMS // PER_GAME))
+    server, base = _start_gunicorn(tmp_path, prefix)
+    clients = None
+    try:
+        for _ in range(100):
+            try:
+                SSEStream(f"{base}/api/v1/games/{game_ids[0]}/stream").close()
+                break
+            except OSError:
+                time.sleep(0.2)
+        for game_id in game_ids[:2 * WORKERS]:  # every worker has served a stream once
+            warm = SSEStream(f"{base}/api/v1/games/{game_id}/stream")
+            assert warm.next_event()["event"] == "snapshot"
+            warm.close()
+        time.sleep(1)
+        rss_before = _workers_rss_kib(server.pid)
+
+        games_file = tmp_path / "games.json"
+        games_file.write_text(json.dumps(game_ids))
+        results_file = tmp_path / "arrivals.json"
+        clients = subprocess.Popen(
+            [sys.executable, "-m", "tests.perf.sse_load", base, str(games_file), str(PER_GAME),
+             str(results_file)], cwd=ROOT, stdout=subprocess.PIPE, text=True)
+        opened_at = time.monotonic()
+        ready = clients.stdout.readline()
+        open_seconds = time.monotonic() - opened_at
+        assert ready.startswith("READY"), ready
+        held_at_start = int(ready.split()[1])
+        time.sleep(2)
+        rss_open = _workers_rss_kib(server.pid)
+        cpu_before = (sum(_cpu_seconds(pid) for pid in _workers(server.pid)),
+                      _cpu_seconds(clients.pid))
+
+        mover_env = {**os.environ, "DATABASE_URL": database_url(), "DATA_DIR": str(tmp_path),
+                     "EVENTS_CHANNEL_PREFIX": prefix}
+        made = benchmark.pedantic(_make_moves, args=(game_ids, tmp_path, mover_env), rounds=1,
+                                  iterations=1)
+        commits = sorted(committed for *_, committed in made)
+        moving_seconds = commits[-1] - commits[0]
+        time.sleep(3)  # the last moves reach their streams
+        cpu_used = (sum(_cpu_seconds(pid) for pid in _workers(server.pid)) - cpu_before[0],
+                    _cpu_seconds(clients.pid) - cpu_before[1])
+        load_average = os.getloadavg()[0]
+        clients.send_signal(signal.SIGTERM)
+        clients.wait(60)
+        results = json.loads(results_file.read_text())
+    finally:
+        if clients is not None and clients.poll() is None:
+            clients.kill()  # the run failed before the client was told to stop
+        server.terminate()
+        server.wait(30)
+
+    committed_at = {}
+    for game_id, first, last, committed in made:
+        for version in range(first, last + 1):
+            committed_at[(game_id, version)] = committed
+    latencies = sorted(arrived - committed_at[(game_id, version)]
+                       for game_id, version, arrived in results["arrivals"]
+                       if (game_id, version) in committed_at)
+    expected = sum(last - first + 1 for _, first, last, _ in made) * PER_GAME
+    p50 = statistics.median(latencies)
+    p95 = latencies[int(0.95 * (len(latencies) - 1))]
+    report = {
+        "streams_requested": len(game_ids) * PER_GAME, "streams_held": results["open"],
+        "streams_open_before_moves": held_at_start, "streams_failed": results["failed"],
+        "seconds_to_open_all": round(open_seconds, 1), "workers": WORKERS,
+        "moves": len(made), "moves_per_second_target": RATE, "seconds": SECONDS,
+        "moves_per_second_made": round(len(made) / moving_seconds, 1),
+        "deliveries_expected": expected, "deliveries": len(latencies),
+        "latency_p50_ms": round(p50 * 1000, 1), "latency_p95_ms": round(p95 * 1000, 1),
+        "latency_max_ms": round(latencies[-1] * 1000, 1),
+        "server_cpu_seconds_during_moves": round(cpu_used[0], 1),
+        "client_cpu_seconds_during_moves": round(cpu_used[1], 1),
+        "machine_load_average_1min": round(load_average, 1), "cores": os.cpu_count(),
+        "server_rss_before_mib": round(rss_before / 1024, 1),
+        "server_rss_open_mib": round(rss_open / 1024, 1),
+        "kib_per_open_stream": round((rss_open - rss_before) / max(held_at_start, 1), 1),
+    }
+    benchmark.extra_info.update(report)
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    (ARTIFACTS / "stream-capacity.json").write_text(json.dumps(report, indent=2))
+    print("\n" + json.dumps(report, indent=2))
+    assert results["open"] == len(game_ids) * PER_GAME, report
+    assert len(latencies) == expected, report
