@@ -3,8 +3,8 @@ from rest_framework.routers import SimpleRouter
 
 from accounts.api.views import AccessTokenDetailView, AccessTokenListView, MeView, ObtainTokenView
 from games.api.autoplay import GameAutoplayView, GameQueueView, MyAutoplayView
-from games.api.streams import game_stream
 from games.api.players import InviteLinkJoinView, LeaderboardView, UserProfileView
+from games.api.streams import game_stream
 from games.api.views import (
     EngineDetailView,
     EngineListView,
