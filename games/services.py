@@ -800,6 +800,7 @@ def game_move_undo(*, game_id: int, user, expected_version: int | None,
         )
         Action.objects.filter(pk__in=[entry.pk for entry in taken_back]).update(
             undone_by=record.sequence)
+        bus.publish_game_after_commit(game.pk, game.version, record.pk)
         game.state = before
         _require_playable(game, engine, "undo", seat.number)
         _after_change(game, engine, now, acted_seat=None, announce_turns=False)
@@ -1130,6 +1131,7 @@ def game_resign(*, game_id: int, user, now: datetime | None = None) -> Game:
         else:
             _emit(game.pk, "resigned", [seat.number])
             _schedule_follow_ups(game)
+        bus.publish_game_after_commit(game.pk)  # seats or status changed, with no log entry
     return game
 
 
