@@ -134,8 +134,9 @@ def test_player_stream_tells_my_turn_and_resumes(asgi_server):
 
 
 def test_streams_accept_session_and_token_and_refuse_everyone_else(asgi_server):
-    game, users = started_game(2, engine="stone_age", seed="stream-auth",
-                               allow_spectators=False)
+    game, users = started_game(2, engine="stone_age", seed="stream-auth")
+    # A private game (spectators off), made so once its players are seated.
+    type(game).objects.filter(pk=game.pk).update(allow_spectators=False)
     client = Client()
     client.force_login(users[0])
     cookie = {"Cookie": f"sessionid={client.cookies['sessionid'].value}"}
