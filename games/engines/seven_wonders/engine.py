@@ -27,6 +27,7 @@ from .rules import (
     CARD_NAME,
     GUILDS,
     VICTORY_POINTS,
+    CityFacts,
     card_actions,
     city_names,
     distinct,
@@ -201,8 +202,9 @@ class SevenWondersEngine(Engine):
             # A seat that has picked may still replace its pick, so it keeps its options (the
             # Free City's controller then chooses the Free City's card again).
             actions = []
+            facts = CityFacts(state, seat)
             for cid in distinct(state["hands"][seat]):
-                actions.extend(card_actions(state, seat, cid))
+                actions.extend(card_actions(state, seat, cid, facts=facts))
             return actions
         if seat not in self.active_seats(state):
             return []

@@ -281,8 +281,44 @@ def _action_with_plan(base: dict[str, Any], plan: tuple) -> dict[str, Any]:
     return action
 
 
+class CityFacts:
+    """What `card_actions` needs to know of city `seat` beyond the card, worked out once for all
+    the cards of a hand: the names it has built, whether Olympia's free build is open, and the
+    payment plans per cost (productions of the city and its neighbours are read once)."""
+
+    __slots__ = ("_markets", "_plans", "names", "olympia_free", "seat", "state")
+
+    def __init__(self, state: dict[str, Any], seat: int) -> None:
+        player = state["players"][seat]
+        self.state = state
+        self.seat = seat
+        self.names = city_names(player)
+        self.olympia_free = olympia_free_available(player, state["age"])
+        self._plans: dict[tuple[int, ...], list[tuple]] = {}
+        self._markets: tuple | None = None
+
+    def plans(self, need: tuple[int, ...]) -> list[tuple]:
+        """plans_for(state, seat, need), each cost worked out once."""
+        plans = self._plans.get(need)
+        if plans is None:
+            if self._markets is None:
+                players = self.state["players"]
+                count = len(players)
+                own = production(players[self.seat])
+                left = production(players[left_of(self.seat, count)])
+                right = production(players[right_of(self.seat, count)])
+                self._markets = (
+                    own["own_fixed"], own["own_groups"], left["sell_fixed"],
+                    left["sell_groups"], right["sell_fixed"], right["sell_groups"],
+                    own["price_left"], own["price_right"],
+                )
+            plans = self._plans[need] = list(payment_plans(need, *self._markets))
+        return plans
+
+
 def card_actions(
-    state: dict[str, Any], seat: int, cid: str, *, free_city: bool = False
+    state: dict[str, Any], seat: int, cid: str, *, free_city: bool = False,
+    facts: CityFacts | None = None,
 ) -> list[dict[str, Any]]:
     """Every legal action with card `cid` for city `seat`: build / wonder stage / discard, with
     each distinct cheapest payment.
@@ -291,15 +327,19 @@ def card_actions(
     controls it) every action is marked `"free_city": true` and the Free City's own limits hold:
     a card it can build free by chain must be built that way; it may discard only a card it can
     neither build nor use for its next wonder stage. (Buying from either neighbour regardless of
-    price needs nothing special: see payment_plans.)"""
+    price needs nothing special: see payment_plans.) `facts` (of the same state and seat) lets
+    a caller listing a whole hand share what does not depend on the card."""
+    if facts is None:
+        facts = CityFacts(state, seat)
     player = state["players"][seat]
     coins = player["coins"]
     actions: list[dict[str, Any]] = []
     marker = {"free_city": True} if free_city else {}
     card = CARDS[cid]
-    if card["name"] not in city_names(player):
+    names = facts.names
+    if card["name"] not in names:
         base = {"type": "build", "card": cid, **marker}
-        if CARD_CHAIN[cid] and CARD_CHAIN[cid] & city_names(player):
+        if CARD_CHAIN[cid] and CARD_CHAIN[cid] & names:
             actions.append({**base, "free": "chain"})
             if free_city:
                 return actions
@@ -308,7 +348,7 @@ def card_actions(
             need = CARD_COST[cid]
             free_payment = False
             if any(need):
-                for plan in plans_for(state, seat, need):
+                for plan in facts.plans(need):
                     total = bank + plan[0] + plan[1]
                     if total <= coins:
                         actions.append(_action_with_plan(base, plan))
@@ -316,13 +356,13 @@ def card_actions(
             elif bank <= coins:
                 actions.append(base)
                 free_payment = bank == 0
-            if not free_payment and olympia_free_available(player, state["age"]):
+            if not free_payment and facts.olympia_free:
                 actions.append({**base, "free": "olympia"})
     stages = STAGE_COST[(player["wonder"], player["side"])]
     built_stages = len(player["stage_cards"])
     if built_stages < len(stages):
         base = {"type": "wonder", "card": cid, **marker}
-        for plan in plans_for(state, seat, stages[built_stages]):
+        for plan in facts.plans(stages[built_stages]):
             if plan[0] + plan[1] <= coins:
                 actions.append(_action_with_plan(base, plan))
     if not (free_city and actions):
