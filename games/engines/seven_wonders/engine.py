@@ -5,11 +5,11 @@ variant with the Free City (see free_city.py)."""
 
 from __future__ import annotations
 
-import copy
 from functools import partial
 from typing import Any
 
 from ..base import Engine, IllegalAction, SeededRandom, State, match_legal, new_rng_state
+from ..fastcopy import deep_copy
 from . import bot, view
 from .data import CARDS, WONDERS
 from .free_city import (
@@ -250,7 +250,7 @@ class SevenWondersEngine(Engine):
                                  partial(_why_not, state, seat, action))
             new = dict(state)
             new["picks"] = list(state["picks"])
-            new["picks"][seat] = copy.deepcopy(listed)
+            new["picks"][seat] = deep_copy(listed)
             if is_two_player(state) and seat == controller(state):
                 # A new own card may be the one chosen for the Free City: choose that again.
                 new["free_city"] = {**state["free_city"], "pick": None}
@@ -561,7 +561,7 @@ def _free_city_pick(state: State, action: dict[str, Any]) -> State:
     listed = match_legal(action, free_city_pick_actions(state),
                          partial(_why_not_free_city, state, action))
     new = dict(state)
-    new["free_city"] = {**state["free_city"], "pick": copy.deepcopy(listed)}
+    new["free_city"] = {**state["free_city"], "pick": deep_copy(listed)}
     return new
 
 

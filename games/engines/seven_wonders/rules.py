@@ -7,7 +7,8 @@ Everything here is pure and works on the plain state dict of `engine.py`.
 from __future__ import annotations
 
 from functools import lru_cache
-from itertools import product
+from itertools import product, repeat
+from operator import mul, sub
 from typing import Any
 
 from .data import CARDS, WONDERS
@@ -150,7 +151,8 @@ def _min_remainders(
 
 
 def _subtract(need: tuple[int, ...], fixed: tuple[int, ...]) -> tuple[int, ...]:
-    return tuple(n - f if n > f else 0 for n, f in zip(need, fixed, strict=True))
+    # max(n - f, 0) per resource, in C (the vectors always have one entry per resource).
+    return tuple(map(max, map(sub, need, fixed), repeat(0)))
 
 
 @lru_cache(maxsize=65536)
@@ -195,13 +197,14 @@ def payment_plans(
             return ((0, 0, ZERO, ZERO),)
         ranges = [range(n + 1) for n in rest]
         for left_part in product(*ranges):
-            right_part = tuple(n - k for n, k in zip(rest, left_part, strict=True))
+            # map over operator functions: the same sums as generator expressions, in C.
+            right_part = tuple(map(sub, rest, left_part))
             if not can_supply(left_part, left_fixed, left_groups):
                 continue
             if not can_supply(right_part, right_fixed, right_groups):
                 continue
-            left_coins = sum(k * p for k, p in zip(left_part, price_left, strict=True))
-            right_coins = sum(k * p for k, p in zip(right_part, price_right, strict=True))
+            left_coins = sum(map(mul, left_part, price_left))
+            right_coins = sum(map(mul, right_part, price_right))
             key = (left_coins, right_coins)
             plan = (left_part, right_part)
             # Canonical: prefer buying from the left, then the lowest resource order.
