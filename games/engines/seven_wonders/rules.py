@@ -191,8 +191,25 @@ def payment_plans(
     remaining = _subtract(need, own_fixed)
     if not any(remaining):
         return ((0, 0, ZERO, ZERO),)
+    return _market_plans(_min_remainders(remaining, own_groups), left_fixed, left_groups,
+                         right_fixed, right_groups, price_left, price_right)
+
+
+@lru_cache(maxsize=65536)
+def _market_plans(
+    rests: frozenset[tuple[int, ...]],
+    left_fixed: tuple[int, ...],
+    left_groups: tuple[tuple[int, ...], ...],
+    right_fixed: tuple[int, ...],
+    right_groups: tuple[tuple[int, ...], ...],
+    price_left: tuple[int, ...],
+    price_right: tuple[int, ...],
+) -> tuple[tuple[int, int, tuple[int, ...], tuple[int, ...]], ...]:
+    """payment_plans once the city's own production has left `rests` to buy: a cache of its
+    own, since a city's new card rarely changes what it must buy for a given cost (the result
+    depends on the rests as a set, not on their order: one plan per price pair, the greatest)."""
     by_price: dict[tuple[int, int], tuple[tuple[int, ...], tuple[int, ...]]] = {}
-    for rest in _min_remainders(remaining, own_groups):
+    for rest in rests:
         if not any(rest):
             return ((0, 0, ZERO, ZERO),)
         ranges = [range(n + 1) for n in rest]
