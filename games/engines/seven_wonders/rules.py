@@ -7,7 +7,7 @@ Everything here is pure and works on the plain state dict of `engine.py`.
 from __future__ import annotations
 
 from functools import lru_cache
-from itertools import product, repeat
+from itertools import product
 from operator import mul, sub
 from typing import Any
 
@@ -151,8 +151,8 @@ def _min_remainders(
 
 
 def _subtract(need: tuple[int, ...], fixed: tuple[int, ...]) -> tuple[int, ...]:
-    # max(n - f, 0) per resource, in C (the vectors always have one entry per resource).
-    return tuple(map(max, map(sub, need, fixed), repeat(0)))
+    # A list comprehension: half the cost of a generator expression fed to tuple().
+    return tuple([n - f if n > f else 0 for n, f in zip(need, fixed, strict=True)])
 
 
 @lru_cache(maxsize=65536)
