@@ -57,7 +57,7 @@ def fingerprint(slug: str, num_players: int, games: int, *, views_every: int = 1
             if not active:
                 for viewer in viewers:
                     digest.update(engine.describe_resolution(state, viewer).encode())
-                state = engine.resolve(state)
+                new_state = engine.resolve(state)
             else:
                 for seat in active:
                     digest.update(_text(engine.legal_actions(state, seat)))
@@ -74,8 +74,8 @@ def fingerprint(slug: str, num_players: int, games: int, *, views_every: int = 1
                 for viewer in viewers:
                     digest.update(engine.describe(state, seat, action, viewer).encode())
                 new_state = engine.apply(state, seat, action)
-                assert _text(state) == before, "the engine mutated its input"
-                state = new_state
+            assert _text(state) == before, "the engine mutated its input"
+            state = new_state
             step += 1
         digest.update(_text(state))
         digest.update(_text(engine.result(state)))
