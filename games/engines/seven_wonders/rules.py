@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 from itertools import product
-from operator import mul, sub
+from operator import le, mul, sub
 from typing import Any
 
 from .data import CARDS, WONDERS
@@ -216,9 +216,12 @@ def _market_plans(
         for left_part in product(*ranges):
             # map over operator functions: the same sums as generator expressions, in C.
             right_part = tuple(map(sub, rest, left_part))
-            if not can_supply(left_part, left_fixed, left_groups):
+            # Without choice groups, can_supply is "no more than the fixed units": said in C.
+            if not (all(map(le, left_part, left_fixed)) if not left_groups
+                    else can_supply(left_part, left_fixed, left_groups)):
                 continue
-            if not can_supply(right_part, right_fixed, right_groups):
+            if not (all(map(le, right_part, right_fixed)) if not right_groups
+                    else can_supply(right_part, right_fixed, right_groups)):
                 continue
             left_coins = sum(map(mul, left_part, price_left))
             right_coins = sum(map(mul, right_part, price_right))
