@@ -32,6 +32,13 @@ def test_full_random_seven_player_game(benchmark):
     assert engine.is_over(game.final_state)
 
 
+def test_full_random_seven_player_game_on_the_engine(benchmark):
+    """legal_actions / apply / resolve only (no describe, no JSON checks): games per second."""
+    counter = iter(range(10**9))
+    decisions = benchmark(lambda: random_game(engine, 7, f"bench-seven-{next(counter)}", 0))
+    assert decisions >= 18 * 7
+
+
 def test_full_random_two_player_game_on_the_engine(benchmark):
     """legal_actions / apply / resolve only (no describe, no JSON checks): games per second."""
     counter = iter(range(10**9))

@@ -5,11 +5,11 @@ variant with the Free City (see free_city.py)."""
 
 from __future__ import annotations
 
-import copy
 from functools import partial
 from typing import Any
 
 from ..base import Engine, IllegalAction, SeededRandom, State, match_legal, new_rng_state
+from ..fastcopy import deep_copy
 from . import bot, view
 from .data import CARDS, WONDERS
 from .free_city import (
@@ -27,6 +27,7 @@ from .rules import (
     CARD_NAME,
     GUILDS,
     VICTORY_POINTS,
+    CityFacts,
     card_actions,
     city_names,
     distinct,
@@ -214,8 +215,9 @@ class SevenWondersEngine(Engine):
             # A seat that has picked may still replace its pick, so it keeps its options (the
             # Free City's controller then chooses the Free City's card again).
             actions = []
+            facts = CityFacts(state, seat)
             for cid in distinct(state["hands"][seat]):
-                actions.extend(card_actions(state, seat, cid))
+                actions.extend(card_actions(state, seat, cid, facts=facts))
             return actions
         if seat not in self.active_seats(state):
             return []
@@ -261,7 +263,7 @@ class SevenWondersEngine(Engine):
                                  partial(_why_not, state, seat, action))
             new = dict(state)
             new["picks"] = list(state["picks"])
-            new["picks"][seat] = copy.deepcopy(listed)
+            new["picks"][seat] = deep_copy(listed)
             if is_two_player(state) and seat == controller(state):
                 # A new own card may be the one chosen for the Free City: choose that again.
                 new["free_city"] = {**state["free_city"], "pick": None}
@@ -579,7 +581,7 @@ def _free_city_pick(state: State, action: dict[str, Any]) -> State:
     listed = match_legal(action, free_city_pick_actions(state),
                          partial(_why_not_free_city, state, action))
     new = dict(state)
-    new["free_city"] = {**state["free_city"], "pick": copy.deepcopy(listed)}
+    new["free_city"] = {**state["free_city"], "pick": deep_copy(listed)}
     return new
 
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .rules import card_actions, distinct
+from .rules import CityFacts, card_actions, distinct
 
 #: The seats of a two-player game; the Free City is the city after them.
 SEATS = 2
@@ -70,8 +70,9 @@ def free_city_hand(state: dict[str, Any]) -> list[str]:
 
 def free_city_pick_actions(state: dict[str, Any]) -> list[dict[str, Any]]:
     actions: list[dict[str, Any]] = []
+    facts = CityFacts(state, FREE_CITY)
     for cid in distinct(free_city_hand(state)):
-        actions.extend(card_actions(state, FREE_CITY, cid, free_city=True))
+        actions.extend(card_actions(state, FREE_CITY, cid, free_city=True, facts=facts))
     return actions
 
 

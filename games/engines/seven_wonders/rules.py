@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 from itertools import product
+from operator import le, mul, sub
 from typing import Any
 
 from .data import CARDS, WONDERS
@@ -150,7 +151,8 @@ def _min_remainders(
 
 
 def _subtract(need: tuple[int, ...], fixed: tuple[int, ...]) -> tuple[int, ...]:
-    return tuple(n - f if n > f else 0 for n, f in zip(need, fixed, strict=True))
+    # A list comprehension: half the cost of a generator expression fed to tuple().
+    return tuple([n - f if n > f else 0 for n, f in zip(need, fixed, strict=True)])
 
 
 @lru_cache(maxsize=65536)
@@ -189,19 +191,40 @@ def payment_plans(
     remaining = _subtract(need, own_fixed)
     if not any(remaining):
         return ((0, 0, ZERO, ZERO),)
+    return _market_plans(_min_remainders(remaining, own_groups), left_fixed, left_groups,
+                         right_fixed, right_groups, price_left, price_right)
+
+
+@lru_cache(maxsize=65536)
+def _market_plans(
+    rests: frozenset[tuple[int, ...]],
+    left_fixed: tuple[int, ...],
+    left_groups: tuple[tuple[int, ...], ...],
+    right_fixed: tuple[int, ...],
+    right_groups: tuple[tuple[int, ...], ...],
+    price_left: tuple[int, ...],
+    price_right: tuple[int, ...],
+) -> tuple[tuple[int, int, tuple[int, ...], tuple[int, ...]], ...]:
+    """payment_plans once the city's own production has left `rests` to buy: a cache of its
+    own, since a city's new card rarely changes what it must buy for a given cost (the result
+    depends on the rests as a set, not on their order: one plan per price pair, the greatest)."""
     by_price: dict[tuple[int, int], tuple[tuple[int, ...], tuple[int, ...]]] = {}
-    for rest in _min_remainders(remaining, own_groups):
+    for rest in rests:
         if not any(rest):
             return ((0, 0, ZERO, ZERO),)
         ranges = [range(n + 1) for n in rest]
         for left_part in product(*ranges):
-            right_part = tuple(n - k for n, k in zip(rest, left_part, strict=True))
-            if not can_supply(left_part, left_fixed, left_groups):
+            # map over operator functions: the same sums as generator expressions, in C.
+            right_part = tuple(map(sub, rest, left_part))
+            # Without choice groups, can_supply is "no more than the fixed units": said in C.
+            if not (all(map(le, left_part, left_fixed)) if not left_groups
+                    else can_supply(left_part, left_fixed, left_groups)):
                 continue
-            if not can_supply(right_part, right_fixed, right_groups):
+            if not (all(map(le, right_part, right_fixed)) if not right_groups
+                    else can_supply(right_part, right_fixed, right_groups)):
                 continue
-            left_coins = sum(k * p for k, p in zip(left_part, price_left, strict=True))
-            right_coins = sum(k * p for k, p in zip(right_part, price_right, strict=True))
+            left_coins = sum(map(mul, left_part, price_left))
+            right_coins = sum(map(mul, right_part, price_right))
             key = (left_coins, right_coins)
             plan = (left_part, right_part)
             # Canonical: prefer buying from the left, then the lowest resource order.
@@ -281,8 +304,44 @@ def _action_with_plan(base: dict[str, Any], plan: tuple) -> dict[str, Any]:
     return action
 
 
+class CityFacts:
+    """What `card_actions` needs to know of city `seat` beyond the card, worked out once for all
+    the cards of a hand: the names it has built, whether Olympia's free build is open, and the
+    payment plans per cost (productions of the city and its neighbours are read once)."""
+
+    __slots__ = ("_markets", "_plans", "names", "olympia_free", "seat", "state")
+
+    def __init__(self, state: dict[str, Any], seat: int) -> None:
+        player = state["players"][seat]
+        self.state = state
+        self.seat = seat
+        self.names = city_names(player)
+        self.olympia_free = olympia_free_available(player, state["age"])
+        self._plans: dict[tuple[int, ...], list[tuple]] = {}
+        self._markets: tuple | None = None
+
+    def plans(self, need: tuple[int, ...]) -> list[tuple]:
+        """plans_for(state, seat, need), each cost worked out once."""
+        plans = self._plans.get(need)
+        if plans is None:
+            if self._markets is None:
+                players = self.state["players"]
+                count = len(players)
+                own = production(players[self.seat])
+                left = production(players[left_of(self.seat, count)])
+                right = production(players[right_of(self.seat, count)])
+                self._markets = (
+                    own["own_fixed"], own["own_groups"], left["sell_fixed"],
+                    left["sell_groups"], right["sell_fixed"], right["sell_groups"],
+                    own["price_left"], own["price_right"],
+                )
+            plans = self._plans[need] = list(payment_plans(need, *self._markets))
+        return plans
+
+
 def card_actions(
-    state: dict[str, Any], seat: int, cid: str, *, free_city: bool = False
+    state: dict[str, Any], seat: int, cid: str, *, free_city: bool = False,
+    facts: CityFacts | None = None,
 ) -> list[dict[str, Any]]:
     """Every legal action with card `cid` for city `seat`: build / wonder stage / discard, with
     each distinct cheapest payment.
@@ -291,15 +350,19 @@ def card_actions(
     controls it) every action is marked `"free_city": true` and the Free City's own limits hold:
     a card it can build free by chain must be built that way; it may discard only a card it can
     neither build nor use for its next wonder stage. (Buying from either neighbour regardless of
-    price needs nothing special: see payment_plans.)"""
+    price needs nothing special: see payment_plans.) `facts` (of the same state and seat) lets
+    a caller listing a whole hand share what does not depend on the card."""
+    if facts is None:
+        facts = CityFacts(state, seat)
     player = state["players"][seat]
     coins = player["coins"]
     actions: list[dict[str, Any]] = []
     marker = {"free_city": True} if free_city else {}
     card = CARDS[cid]
-    if card["name"] not in city_names(player):
+    names = facts.names
+    if card["name"] not in names:
         base = {"type": "build", "card": cid, **marker}
-        if CARD_CHAIN[cid] and CARD_CHAIN[cid] & city_names(player):
+        if CARD_CHAIN[cid] and CARD_CHAIN[cid] & names:
             actions.append({**base, "free": "chain"})
             if free_city:
                 return actions
@@ -308,7 +371,7 @@ def card_actions(
             need = CARD_COST[cid]
             free_payment = False
             if any(need):
-                for plan in plans_for(state, seat, need):
+                for plan in facts.plans(need):
                     total = bank + plan[0] + plan[1]
                     if total <= coins:
                         actions.append(_action_with_plan(base, plan))
@@ -316,13 +379,13 @@ def card_actions(
             elif bank <= coins:
                 actions.append(base)
                 free_payment = bank == 0
-            if not free_payment and olympia_free_available(player, state["age"]):
+            if not free_payment and facts.olympia_free:
                 actions.append({**base, "free": "olympia"})
     stages = STAGE_COST[(player["wonder"], player["side"])]
     built_stages = len(player["stage_cards"])
     if built_stages < len(stages):
         base = {"type": "wonder", "card": cid, **marker}
-        for plan in plans_for(state, seat, stages[built_stages]):
+        for plan in facts.plans(stages[built_stages]):
             if plan[0] + plan[1] <= coins:
                 actions.append(_action_with_plan(base, plan))
     if not (free_city and actions):
