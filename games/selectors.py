@@ -131,7 +131,8 @@ def legal_actions_at_version(game: Game, user, version: int) -> list[dict[str, A
     if seat is None or seat.number is None or not 0 <= version <= game.version:
         return None
     engine = get_engine(game.engine)
-    state = engine.new_game(game.num_players, game.seed, game.options)
+    state = engine.new_game_at_version(game.num_players, game.seed, game.options,
+                                       game.rules_version)
     for entry in game.actions.filter(sequence__lte=version).order_by("sequence"):
         if entry.kind == ActionKind.RESOLVE:
             state = engine.resolve(state)

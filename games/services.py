@@ -454,7 +454,8 @@ def game_start(*, game_id: int, user, now: datetime | None = None) -> Game:
             seat.number = number
             seat.save(update_fields=["number"])
         with _engine_guard(game, "new_game"):
-            game.state = engine.new_game(game.num_players, game.seed, game.options)
+            game.state = engine.new_game_at_version(
+                game.num_players, game.seed, game.options, game.rules_version)
         _require_playable(game, engine, "new_game")
         _transition(game, GameStatus.ACTIVE)
         game.started_at = now
@@ -739,7 +740,8 @@ def game_bot_moves_play(*, game_id: int, expected_version: int, limit: int = 500
 def _replayed_state(game: Game, engine: Engine, up_to: int | None = None) -> dict:
     """The state rebuilt from `new_game` and the action log (the one replay loop), as it was at
     version `up_to` when given (a version is the sequence number of the last entry)."""
-    state = engine.new_game(game.num_players, game.seed, game.options)
+    state = engine.new_game_at_version(game.num_players, game.seed, game.options,
+                                       game.rules_version)
     entries = game.actions.order_by("sequence")
     if up_to is not None:
         entries = entries.filter(sequence__lte=up_to)
