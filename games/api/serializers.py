@@ -9,6 +9,7 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from games import selectors
+from games.engines import bots
 from games.engines.registry import all_engines
 from games.models import (
     CHAT_MESSAGE_MAX_LENGTH,
@@ -88,7 +89,8 @@ class SeatSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = Seat
-        fields = ("number", "player", "username", "is_bot", "replaced_by_bot", "deadline_at",
+        fields = ("number", "player", "username", "is_bot", "bot_level", "replaced_by_bot",
+                  "deadline_at",
                   "deadline_local", "time_left_seconds", "reserve_left_seconds",
                   "on_vacation_until", "timeout_count", "is_you")
 
@@ -190,6 +192,11 @@ class ChatMessageSerializer(serializers.ModelSerializer):
 
     def get_body(self, message) -> str:
         return "" if message.hidden_at else message.body
+
+
+class AddBotSerializer(serializers.Serializer):
+    level = serializers.ChoiceField(choices=bots.LEVELS, default=bots.DEFAULT_LEVEL,
+                                    help_text="search: plays by searching; easy: a heuristic")
 
 
 class ChatPostSerializer(serializers.Serializer):

@@ -16,6 +16,7 @@ from games import selectors, services
 from games.api.serializers import (
     ActionResultSerializer,
     ActionSubmitSerializer,
+    AddBotSerializer,
     ChatMessageSerializer,
     ChatPostSerializer,
     EngineSerializer,
@@ -161,10 +162,13 @@ class GameViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Gen
     def start(self, request, pk=None):
         return self._detail(services.game_start(game_id=self.get_object().pk, user=request.user))
 
-    @extend_schema(request=None, responses={200: GameDetailSerializer})
+    @extend_schema(request=AddBotSerializer, responses={200: GameDetailSerializer})
     @route(detail=True, methods=["post"], url_path="add-bot")
     def add_bot(self, request, pk=None):
-        return self._detail(services.game_add_bot(game_id=self.get_object().pk, user=request.user))
+        serializer = AddBotSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        return self._detail(services.game_add_bot(game_id=self.get_object().pk, user=request.user,
+                                                  level=serializer.validated_data["level"]))
 
     @extend_schema(
         methods=["GET"], request=None, responses={200: LegalActionSerializer(many=True)},
