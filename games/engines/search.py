@@ -53,6 +53,7 @@ class SearchAdapter:
     step(engine, state, seat, action) -> the next state in a play-out; may change `state` in
         place (play-outs own their states).
     start(state) -> a copy of a determinized state that `step` may change in place.
+    prefer_easy: points a play-out by which another move must beat the easy bot's on average.
     """
 
     determinize: Callable[[State, int, SeededRandom], State]
@@ -61,6 +62,7 @@ class SearchAdapter:
     start: Callable[[State], State] = lambda state: state
     playout_policy: Callable[[Engine, State, int], Action] | None = None
     evaluate: Callable[[Engine, State, int], float] | None = None
+    prefer_easy: float = 0.0
     extra: dict[str, Any] = field(default_factory=dict)
 
 
@@ -137,5 +139,8 @@ def choose(
         done += 1
     if stats is not None:
         stats.update(playouts=done * len(candidates), draws=done)
-    best = max(range(len(candidates)), key=lambda i: (totals[i], -i))
+    # The first candidate is the easy bot's move: another must beat it by `prefer_easy` points a
+    # play-out on average (noisy games, dice above all, otherwise pick by luck).
+    lead = adapter.prefer_easy * done
+    best = max(range(len(candidates)), key=lambda i: (totals[i] + (lead if i == 0 else 0), -i))
     return candidates[best]

@@ -21,9 +21,11 @@ from .data import BUILDING_IDS, CARD_IDS
 
 State = dict[str, Any]
 
-MAX_CANDIDATES = 6
-#: Pending decisions worth a search (None: placing or choosing what to resolve next).
-SEARCHED = (None, "buy_card", "buy_building", "dice_for_all")
+MAX_CANDIDATES = 4
+#: Pending decisions worth a search (None: placing people; the order of resolving is not).
+SEARCHED = (None, "buy_card", "buy_building")
+#: Dice make single play-outs noisy: another move must beat the easy bot's by this much.
+PREFER_EASY = 2.0
 
 
 def determinize(state: State, seat: int, rng: SeededRandom) -> State:
@@ -59,7 +61,7 @@ def candidates(state: State, seat: int, legal: list[dict[str, Any]]) -> list[dic
     easy = bot.bot_action(state, seat)
     pending = state["pending"]
     kind = pending["kind"] if pending else None
-    if kind not in SEARCHED:
+    if kind not in SEARCHED or (kind is None and state["phase"] != "placement"):
         return [easy]
     pool = legal
     if kind is None and state["phase"] == "placement":
@@ -82,5 +84,6 @@ def _step(engine: Any, state: State, seat: int, action: dict[str, Any]) -> State
 
 
 ADAPTER = SearchAdapter(
-    determinize=determinize, candidates=candidates, step=_step, playout_policy=_policy
+    determinize=determinize, candidates=candidates, step=_step, playout_policy=_policy,
+    prefer_easy=PREFER_EASY,
 )
