@@ -27,7 +27,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from games.engines.base import Action, Engine, SeededRandom, State
+from games.engines.base import Action, Engine, IllegalAction, SeededRandom, State
 
 #: Play-outs per decision and the safety stop, when the caller gives none.
 DEFAULT_ROLLOUTS = 48
@@ -126,19 +126,28 @@ def choose(
     evaluate = adapter.evaluate or margin
     draws = max(1, rollouts // len(candidates))
     totals = [0.0] * len(candidates)
-    done = 0
+    done = skipped = 0
     for draw in range(draws):
         elapsed = time.process_time() - started
         if done and elapsed + elapsed / done > max_seconds:
             break  # the next draw would overrun the safety stop
         world = adapter.determinize(state, seat, SeededRandom(f"{seed}:{draw}"))
-        # The determinized seat acts again in that world: its pending decision is the same.
-        for index, action in enumerate(candidates):
-            after = adapter.step(engine, adapter.start(world), seat, action)
-            totals[index] += evaluate(engine, playout(engine, adapter, after), seat)
+        # The determinized seat acts again in that world: its pending decision is the same, so
+        # every candidate is legal there; a world where one is not is dropped (a determinizer
+        # bug must cost strength, never a move).
+        values = []
+        try:
+            for action in candidates:
+                after = adapter.step(engine, adapter.start(world), seat, action)
+                values.append(evaluate(engine, playout(engine, adapter, after), seat))
+        except IllegalAction:
+            skipped += 1
+            continue
+        for index, value in enumerate(values):
+            totals[index] += value
         done += 1
     if stats is not None:
-        stats.update(playouts=done * len(candidates), draws=done)
+        stats.update(playouts=done * len(candidates), draws=done, skipped=skipped)
     # The first candidate is the easy bot's move: another must beat it by `prefer_easy` points a
     # play-out on average (noisy games, dice above all, otherwise pick by luck).
     lead = adapter.prefer_easy * done

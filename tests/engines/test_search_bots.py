@@ -184,3 +184,26 @@ def test_the_choice_does_not_depend_on_key_order(slug, players):
     choice = bots.bot_move(engine, state, seat, bots.SEARCH, rollouts=ROLLOUTS)
     assert bots.bot_move(engine, _reversed_keys(state), seat, bots.SEARCH,
                          rollouts=ROLLOUTS) == choice
+
+
+def test_seven_wonders_worlds_keep_the_seats_own_choices_in_every_phase():
+    """Halicarnassus sees the discard pile while it builds from it, Babylon B its seventh card:
+    in every determinization the deciding seat has exactly its real options."""
+    engine = get_engine("seven_wonders")
+    adapter = bots.adapter_for(engine)
+    phases = set()
+    for index in range(60):
+        state = engine.new_game(3, f"phases-{index}", {"sides": "B"})
+        while not engine.is_over(state):
+            if engine.ready_to_resolve(state):
+                state = engine.resolve(state)
+                continue
+            seat = engine.active_seats(state)[-1]
+            if state["phase"] != "pick" or len(engine.active_seats(state)) == 1:
+                world = adapter.determinize(state, seat, SeededRandom(f"p{index}"))
+                assert engine.legal_actions(world, seat) == engine.legal_actions(state, seat)
+                phases.add(state["phase"])
+            state = engine.apply(state, seat, engine.bot_action(state, seat))
+        if {"discard_build", "seventh"} <= phases:
+            break
+    assert {"pick", "discard_build", "seventh"} <= phases

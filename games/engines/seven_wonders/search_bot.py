@@ -1,7 +1,8 @@
 """The search bot's knowledge of 7 Wonders: what a seat cannot see and which moves to compare.
 
 Hidden from a seat: the other hands, the other seats' pending picks, the cards under other
-wonders' stages, the discard pile, the Age decks still to come and which guilds are in the game.
+wonders' stages, the discard pile (but for Halicarnassus while it builds from it), the Age decks
+still to come and which guilds are in the game.
 The determinizer keeps what the seat sees (its hand, every city's built cards, counts of hands,
 stages and discards) and redraws the rest: the other hands from the current Age's cards not in
 sight, the discards and stage cards from what is left of the Ages so far, new Age decks as set-up
@@ -54,7 +55,11 @@ def determinize(state: State, seat: int, rng: SeededRandom) -> State:
     for earlier in range(1, age):
         pool.extend((Counter(build_deck(earlier, n)) - built).elements())
     pool = rng.shuffled(sorted(pool))
-    world["discard"] = _take(pool, len(state["discard"]))
+    if state["phase"] == "discard_build" and state["pending_builds"][:1] == [seat]:
+        world["discard"] = list(state["discard"])  # shown to Halicarnassus while it chooses
+        pool = pool[len(state["discard"]):]  # (the stage cards still come from the pool)
+    else:
+        world["discard"] = _take(pool, len(state["discard"]))
     for other in range(n):
         if other != seat:
             player = dict(world["players"][other])
