@@ -3,8 +3,8 @@
 Run (CPU-heavy; on a shared machine lower its priority and bound it):
 
     nice -n 10 .venv/bin/python -m tests.perf.bot_strength seven_wonders --games 200 --rollouts 24
-    nice -n 10 .venv/bin/python -m tests.perf.bot_strength stone_age --games 30 --rollouts 12
-    nice -n 10 .venv/bin/python -m tests.perf.bot_strength caverna --games 30 --rollouts 12
+    nice -n 10 .venv/bin/python -m tests.perf.bot_strength stone_age --games 45 --rollouts 64
+    nice -n 10 .venv/bin/python -m tests.perf.bot_strength caverna --games 126 --rollouts 12
     .venv/bin/python -m tests.perf.bot_strength caverna --summarize run.log   # a partial run
 
 7 Wonders and Stone Age: 3 players, one search bot and two easy bots; Caverna: 2 players, one
