@@ -42,6 +42,8 @@ def game_export(game: Game, viewer_seat: int | None) -> dict[str, Any]:
             "seat": entry.seat_number,
             "payload": entry.payload if visible else None,
             "hidden": not visible,
+            # A move taken back: the sequence of the undo entry that took it back.
+            "undone_by": entry.undone_by,
             "description": entry.description_for(viewer_seat),
             "at": entry.created_at.isoformat(),
         })
@@ -76,14 +78,18 @@ def verify_export(data: dict[str, Any]) -> str:
         engine = get_engine(data["engine"])
     except UnknownEngine:
         raise ExportMismatch(f"Unknown engine {data['engine']!r}.") from None
-    if data["rules_version"] != engine.rules_version:
+    if data["rules_version"] > engine.rules_version:
         raise ExportMismatch(f"The export follows rules version {data['rules_version']}; this "
                              f"server's {engine.name} is at version {engine.rules_version}.")
-    state = engine.new_game(data["num_players"], data["seed"], data["options"])
+    # Games keep the rules version they were created under; the engine replays each version.
+    state = engine.new_game_at_version(data["num_players"], data["seed"], data["options"],
+                                       data["rules_version"])
     for number, entry in enumerate(data["actions"], start=1):
         if entry["sequence"] != number:
             raise ExportMismatch(f"Entry {number} has sequence {entry['sequence']}: the log "
                                  "must be complete and in order.")
+        if entry["kind"] == ActionKind.UNDO or entry.get("undone_by"):
+            continue  # an undo, or a move it took back: neither is part of the game's course
         try:
             if entry["kind"] == ActionKind.RESOLVE:
                 state = engine.resolve(state)

@@ -125,6 +125,10 @@ class Seat(models.Model):
     # A bot plays the seat: a bot seat (no user), or a player's seat handed to a bot after
     # repeated timeouts or by a moderator (user kept, so the player can take it back).
     is_bot = models.BooleanField(default=False)
+    # How a bot plays this seat: "search" (determinized Monte Carlo search) or "easy" (the
+    # engine's heuristic); see games.engines.bots.
+    bot_level = models.CharField(max_length=10, choices=[("search", "Search"), ("easy", "Easy")],
+                                 default="search")
     # When the seat last became due to act, and by when it must: time per move plus what is left
     # of its reserve, not counting the player's vacations. Null while the seat is not awaited.
     turn_started_at = models.DateTimeField(null=True, blank=True)

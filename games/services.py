@@ -28,6 +28,7 @@ from django.utils import timezone
 from accounts.models import Vacation, active_restriction, restriction_message
 from games import bus, ratings, reliability, undo
 from games.clock import deadline_after, playing_time
+from games.engines import bots
 from games.engines.base import (
     Engine,
     IllegalAction,
@@ -485,8 +486,11 @@ def _when_full(game: Game, now: datetime) -> None:
         _emit(game.pk, "game_full", [], creator_id=game.created_by_id)
 
 
-def game_add_bot(*, game_id: int, user) -> Game:
-    """The creator fills an open seat with a bot."""
+def game_add_bot(*, game_id: int, user, level: str = bots.DEFAULT_LEVEL) -> Game:
+    """The creator fills an open seat with a bot of `level` ("search" or "easy")."""
+    if level not in bots.LEVELS:
+        raise InvalidGameSetup(f"A bot plays at one of these levels: {', '.join(bots.LEVELS)}.",
+                               details={"level": level})
     with transaction.atomic():
         game = _locked_game(game_id)
         if game.created_by_id != user.pk:
@@ -497,7 +501,8 @@ def game_add_bot(*, game_id: int, user) -> Game:
         if len(seats) >= game.num_players:
             raise LobbyError("This game is full.")
         Seat.objects.create(
-            game=game, user=None, is_bot=True, join_order=max(s.join_order for s in seats) + 1
+            game=game, user=None, is_bot=True, bot_level=level,
+            join_order=max(s.join_order for s in seats) + 1,
         )
         game.save(update_fields=["updated_at"])
         if game.start_when_full and len(seats) + 1 >= game.num_players:
@@ -560,7 +565,8 @@ def _start_locked(game: Game, now: datetime) -> None:
         seat.number = number
         seat.save(update_fields=["number"])
     with _engine_guard(game, "new_game"):
-        game.state = engine.new_game(game.num_players, game.seed, game.options)
+        game.state = engine.new_game_at_version(
+            game.num_players, game.seed, game.options, game.rules_version)
     _require_playable(game, engine, "new_game")
     _transition(game, GameStatus.ACTIVE)
     game.started_at = now
@@ -857,11 +863,26 @@ def _resolve_chance_steps(game: Game, engine: Engine) -> None:
             return
 
 
+#: One bot-moves task plays for at most this long, well inside CELERY_TASK_SOFT_TIME_LIMIT.
+BOT_MOVES_BATCH_SECONDS = 60
+
+
+def _bot_move(engine: Engine, game: Game, seat: Seat) -> dict:
+    """The move of the bot playing `seat`, at the seat's level (the search bot sees only what
+    the seat sees and stops within BOT_SEARCH_MAX_SECONDS of CPU). Runs in Celery tasks only."""
+    return bots.bot_move(engine, game.state, seat.number, seat.bot_level,
+                         rollouts=settings.BOT_SEARCH_ROLLOUTS,
+                         max_seconds=settings.BOT_SEARCH_MAX_SECONDS)
+
+
 def game_bot_moves_play(*, game_id: int, expected_version: int, limit: int = 500) -> int:
-    """Plays every pending bot move, one transaction each; stops at a human's turn."""
+    """Plays every pending bot move, one transaction each; stops at a human's turn, or after
+    BOT_MOVES_BATCH_SECONDS (search bots think up to seconds a move): each move committed has
+    queued the task that carries on from its version."""
     played = 0
     version = expected_version
-    while played < limit:
+    stop_at = time.monotonic() + BOT_MOVES_BATCH_SECONDS
+    while played < limit and not (played and time.monotonic() > stop_at):
         game = Game.objects.filter(pk=game_id).first()
         if game is None or game.status != GameStatus.ACTIVE or game.version != version:
             break
@@ -877,7 +898,7 @@ def game_bot_moves_play(*, game_id: int, expected_version: int, limit: int = 500
         if bot_seat is None:
             break
         with _engine_guard(game, "bot_action", bot_seat.number):
-            action = engine.bot_action(game.state, bot_seat.number)
+            action = _bot_move(engine, game, bot_seat)
         result = game_seat_move_apply(
             game_id=game_id,
             seat_number=bot_seat.number,
@@ -955,9 +976,10 @@ def _time_out_seat(game: Game, engine: Engine, seat: Seat, now: datetime) -> Non
                 break
             if seat.number not in engine.active_seats(game.state):
                 break  # a secret pick already made; the seat is only allowed to change it
-            action = (engine.bot_action if seat.is_bot else engine.timeout_action)(
-                game.state, seat.number
-            )
+            if seat.is_bot:
+                action = _bot_move(engine, game, seat)
+            else:
+                action = engine.timeout_action(game.state, seat.number)
         _apply_move(game, seat_number=seat.number, action=action, source=source, actor=None,
                     now=now)
         seat.refresh_from_db()

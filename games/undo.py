@@ -49,7 +49,8 @@ def replay(engine: Engine, game: Game, entries: Iterable[Action],
     """The state rebuilt from `new_game` and `entries` (in sequence order, none after
     `version`), skipping what did not count at `version`. As strict as a new move: a logged
     payload must be a listed legal action."""
-    state = engine.new_game(game.num_players, game.seed, game.options)
+    state = engine.new_game_at_version(game.num_players, game.seed, game.options,
+                                       game.rules_version)
     for entry in entries:
         if not counts_at(entry, version):
             continue

@@ -9,6 +9,7 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from games import profiles, selectors
+from games.engines import bots
 from games.engines.registry import all_engines
 from games.models import (
     CHAT_MESSAGE_MAX_LENGTH,
@@ -77,11 +78,15 @@ class ExportPlayerSerializer(serializers.Serializer):
 
 class ExportEntrySerializer(serializers.Serializer):
     sequence = serializers.IntegerField()
-    kind = serializers.CharField(help_text="`move` by a seat, or `resolve` (a system step).")
+    kind = serializers.CharField(help_text="`move` by a seat, `resolve` (a system step) or "
+                                           "`undo` (a seat took back its move `undoes`).")
     seat = serializers.IntegerField(allow_null=True)
     payload = EngineActionField(allow_null=True,
-                                help_text="The action; null when hidden from the caller.")
+                                help_text="The action; null when hidden from the caller. An "
+                                          "undo's is {undoes, with_automatic}.")
     hidden = serializers.BooleanField()
+    undone_by = serializers.IntegerField(
+        allow_null=True, help_text="The undo entry that took this move back, if one did.")
     description = serializers.CharField()
     at = serializers.DateTimeField()
 
@@ -169,7 +174,8 @@ class SeatSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = Seat
-        fields = ("number", "player", "username", "is_bot", "replaced_by_bot", "deadline_at",
+        fields = ("number", "player", "username", "is_bot", "bot_level", "replaced_by_bot",
+                  "deadline_at",
                   "deadline_local", "time_left_seconds", "reserve_left_seconds",
                   "on_vacation_until", "timeout_count", "is_you")
 
@@ -306,6 +312,11 @@ class ChatMessageSerializer(serializers.ModelSerializer):
 
     def get_body(self, message) -> str:
         return "" if message.hidden_at else message.body
+
+
+class AddBotSerializer(serializers.Serializer):
+    level = serializers.ChoiceField(choices=bots.LEVELS, default=bots.DEFAULT_LEVEL,
+                                    help_text="search: plays by searching; easy: a heuristic")
 
 
 class ChatPostSerializer(serializers.Serializer):

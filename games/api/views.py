@@ -18,6 +18,7 @@ from games.api.players import PLAYER_FILTER_PARAMETERS, GamePlayersMixin, player
 from games.api.serializers import (
     ActionResultSerializer,
     ActionSubmitSerializer,
+    AddBotSerializer,
     ChatMessageSerializer,
     ChatPostSerializer,
     EngineDetailSerializer,
@@ -207,10 +208,13 @@ class GameViewSet(GamePlayersMixin, mixins.ListModelMixin, mixins.RetrieveModelM
         return self._detail(services.game_start(game_id=self.get_object().pk, user=request.user))
 
     @extend_schema(operation_id="add_bot", tags=["games"], summary="Seat a bot in your open game",
-                   request=None, responses={200: GameDetailSerializer})
+                   request=AddBotSerializer, responses={200: GameDetailSerializer})
     @route(detail=True, methods=["post"], url_path="add-bot")
     def add_bot(self, request, pk=None):
-        return self._detail(services.game_add_bot(game_id=self.get_object().pk, user=request.user))
+        serializer = AddBotSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        return self._detail(services.game_add_bot(game_id=self.get_object().pk, user=request.user,
+                                                  level=serializer.validated_data["level"]))
 
     @extend_schema(
         methods=["GET"], operation_id="list_legal_actions", tags=["moves"],

@@ -125,6 +125,14 @@ class Engine(ABC):
     def new_game(self, num_players: int, seed: str, options: dict[str, Any] | None = None) -> State:
         """A new game; every shuffle comes from `seed`. Raises InvalidOptions."""
 
+    def new_game_at_version(
+        self, num_players: int, seed: str, options: dict[str, Any] | None, rules_version: int
+    ) -> State:
+        """A new game under the rules of `rules_version` (the version a stored game was created
+        with), so that its log replays by the rules it was played by. Engines that keep older
+        versions playable override this; by default there are only the current rules."""
+        return self.new_game(num_players, seed, options)
+
     # ----- whose turn -------------------------------------------------------------------------
 
     @abstractmethod

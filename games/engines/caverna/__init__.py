@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from games.engines.base import Engine, IllegalAction, require_choice
+from games.engines.base import Engine, IllegalAction, InvalidOptions, require_choice
 from games.engines.fastcopy import LegalActionsMemo, thaw
 
-from . import bot, orders, rules, scoring, view
+from . import bot, orders, rules, scoring, versions, view
 
 #: Working out Caverna's legal actions costs far more than comparing two marshalled states.
 LEGAL_ACTIONS = LegalActionsMemo(rules.legal_actions)
@@ -26,7 +26,11 @@ class CavernaEngine(Engine):
     max_players = 7
     #: 2: furnishing-tile effects (issue 6) and one score line per bonus tile.
     #: 3: a lone animal may be converted to make room for newborns before breeding.
-    rules_version = 3
+    #: 4: the printed components over the seed's translation (no ruby -> gold, Weaving parlor
+    #: 1 per 2 sheep, 2-player Ruby mining from round 3, Small-scale drift mining and/or), last
+    #: conversions for every seat, the Guest room once per game on Extension. Games created under
+    #: 3 keep its rules (see versions.py).
+    rules_version = versions.RULES_VERSION
     simultaneous = False
     options: list[dict[str, Any]] = []
     standing_orders = orders.ORDERS
@@ -44,6 +48,16 @@ class CavernaEngine(Engine):
     def new_game(self, num_players: int, seed: str, options: dict[str, Any] | None = None) -> dict:
         normalised = self.validate_options(num_players, options)
         return rules.new_game(num_players, seed, normalised)
+
+    def new_game_at_version(
+        self, num_players: int, seed: str, options: dict[str, Any] | None, rules_version: int
+    ) -> dict:
+        if rules_version > versions.RULES_VERSION:
+            raise InvalidOptions(f"Caverna has no rules version {rules_version} yet.")
+        normalised = self.validate_options(num_players, options)
+        # Versions 1 and 2 have no rules of their own left: their logs were re-recorded at 3.
+        version = max(rules_version, versions.LEGACY_VERSION)
+        return rules.new_game(num_players, seed, normalised, version)
 
     def active_seats(self, state: dict) -> list[int]:
         if state["phase"] == "over" or not state["stack"]:

@@ -123,7 +123,7 @@ def _score_place(state: dict[str, Any], seat: int, sid: str) -> float:
         weight = GOOD_VALUE.get(good, 1.0) * (2.2 if hungry and good in ("food", "grain") else 1)
         value += weight * n
     late = state["round"] >= 11
-    for leaf in _leaves(R.SPACES[sid]["actions"]):
+    for leaf in _leaves(R.space_actions(state, sid)):
         act = leaf["act"]
         if act == "take_accumulated" or not R.feasible(state, seat, dwarf, sid, leaf, False):
             continue

@@ -1,7 +1,9 @@
 """Caverna facts transcribed from the shared reference (data.json, RULES.md) and the seed rulebook.
 
 Generated once from the reference and then owned here; changes to a fact are rules changes and bump
-the engine's rules_version. Small-scale drift mining follows the seed ("1 stone and a twin tile").
+the engine's rules_version. Small-scale drift mining follows the printed card from rules version 4
+("1 stone and/or a twin tile", SPACE_ACTIONS_V4); versions up to 3 followed the seed's translation
+("1 stone and a twin tile", SPACES).
 """
 
 SPACES = {
@@ -1822,3 +1824,16 @@ LOOT = [
         "effect": {"act": "breed", "max_types": 2},
     },
 ]
+
+
+#: Action trees that changed in rules version 4 (older games keep those in SPACES): the printed
+#: Small-scale drift mining card gives 1 stone and/or a cavern/tunnel twin.
+SPACE_ACTIONS_V4 = {
+    "small_scale_drift_mining": {
+        "op": "and_or",
+        "items": [
+            {"act": "gain", "goods": {"stone": 1}},
+            {"act": "place_tile", "tiles": ["cavern_tunnel_twin"]},
+        ],
+    },
+}

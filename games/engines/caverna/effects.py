@@ -49,7 +49,7 @@ TILE_TEXT = {
     "breakfast_room": "Holds up to 3 cattle.",
     "stubble_room": "Each empty field holds 1 farm animal.",
     "work_room": "You may furnish tunnels and deep tunnels (not mines).",
-    "guest_room": '"Either ... or" spaces become "and/or" for you.',
+    "guest_room": '"Either ... or" spaces become "and/or" for you (on Extension once per game).',
     "office_room": "Twin tiles may overhang your board's edge with one half; +2 gold each time.",
     "carpenter": "1 wood less each time you furnish a cavern or build fences.",
     "stone_carver": "+2 stone at once; 1 stone less for each furnishing or stable.",
@@ -69,7 +69,7 @@ TILE_TEXT = {
     "mining_cave": "Each feeding costs 1 food less per donkey in your mines.",
     "breeding_cave": "Per breeding: 1/2/3/4 newborn farm animals give 1/2/3/5 food.",
     "peaceful_cave": "Any time: give up a dwarf's weapon for food equal to its strength.",
-    "weaving_parlor": "+1 food per sheep at once. Bonus: 1 point per sheep (seed).",
+    "weaving_parlor": "+1 food per sheep at once. Bonus: 1 point per 2 sheep.",
     "milking_parlor": "+1 food per cattle at once. Bonus: 1 point per cattle.",
     "state_parlor": "+2 food per adjacent dwelling at once. Bonus: 4 points per adjacent dwelling.",
     "hunting_parlor": "Any time: 2 wild boars for 2 gold and 2 food.",
@@ -88,6 +88,17 @@ TILE_TEXT = {
     "writing_chamber": "Cancels up to 7 negative points.",
     "fodder_chamber": "Bonus: 1 point per 3 farm animals.",
 }
+
+#: The texts of tiles whose rule changed in rules version 4, as games before it play them.
+LEGACY_TILE_TEXT = {
+    "guest_room": '"Either ... or" spaces become "and/or" for you.',
+    "weaving_parlor": "+1 food per sheep at once. Bonus: 1 point per sheep (seed).",
+}
+
+
+def tile_text(tile: str, legacy: bool) -> str:
+    """The effect text of `tile` under the game's rules version."""
+    return LEGACY_TILE_TEXT.get(tile, TILE_TEXT[tile]) if legacy else TILE_TEXT[tile]
 
 
 # ----- ownership --------------------------------------------------------------------------------

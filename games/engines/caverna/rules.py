@@ -16,7 +16,16 @@ from games.engines.base import IllegalAction, SeededRandom, new_rng_state
 from . import animals as animal_rules
 from . import board as B
 from . import effects
-from .data import LOOT, ROUND_CARDS, SOLO_CARD_ORDER, SPACES, SPACES_BY_COUNT, TILES
+from .data import (
+    LOOT,
+    ROUND_CARDS,
+    SOLO_CARD_ORDER,
+    SPACE_ACTIONS_V4,
+    SPACES,
+    SPACES_BY_COUNT,
+    TILES,
+)
+from .versions import RULES_VERSION, is_legacy
 
 State = dict[str, Any]
 
@@ -25,8 +34,20 @@ FARM = ("sheep", "donkey", "wild_boar", "cattle")
 ANIMALS = (*FARM, "dog")
 STARTING_FOOD = [1, 1, 2, 3, 3, 3, 3]
 SOLO_STARTING_FOOD = 2
-#: Ruby trades 1:1. Gold is included because the seed rulebook lists it (RULES.md chose not to).
+#: Ruby trades 1:1 as printed on the overview card (version 4 on).
 RUBY_GOODS = (
+    "dog",
+    "sheep",
+    "donkey",
+    "wild_boar",
+    "grain",
+    "vegetable",
+    "wood",
+    "stone",
+    "ore",
+)
+#: Versions up to 3 followed the seed's translation, which adds gold to the ruby trades.
+LEGACY_RUBY_GOODS = (
     "dog",
     "sheep",
     "donkey",
@@ -84,9 +105,13 @@ def played_rounds(num_players: int) -> list[int]:
     return [r for r in range(1, 13) if not (num_players <= 2 and r == 9)]
 
 
-def new_game(num_players: int, seed: str, options: dict[str, Any]) -> State:
+def new_game(
+    num_players: int, seed: str, options: dict[str, Any], version: int = RULES_VERSION
+) -> State:
     rng = SeededRandom(seed)
     state: State = {"rng": new_rng_state(seed)}
+    if version >= RULES_VERSION:
+        state["rules_version"] = version  # a legacy state stays exactly as it was recorded
     n = num_players
     # Round cards: each stage shuffled separately; Wish for children fixed at round 4.
     if n == 1:
@@ -155,8 +180,15 @@ def new_game(num_players: int, seed: str, options: dict[str, Any]) -> State:
 # ======================================================================== small helpers
 
 
-def node_at(src: str, path: list[int]) -> dict[str, Any]:
-    node = SPACES[src]["actions"]
+def space_actions(state: State, sid: str) -> dict[str, Any]:
+    """The action tree of space `sid` under the state's rules version."""
+    if sid in SPACE_ACTIONS_V4 and not is_legacy(state):
+        return SPACE_ACTIONS_V4[sid]
+    return SPACES[sid]["actions"]
+
+
+def node_at(state: State, src: str, path: list[int]) -> dict[str, Any]:
+    node = space_actions(state, src)
     for k in path:
         node = node["items"][k]
     return node
@@ -358,7 +390,7 @@ def imitation_targets(state: State, seat: int, dwarf: int) -> list[str]:
         occ = space["occ"]
         if occ is None or occ == seat or sid in STARTING_PLAYER_SPACES or sid in IMITATION_SPACES:
             continue
-        if feasible(state, seat, dwarf, sid, SPACES[sid]["actions"], True):
+        if feasible(state, seat, dwarf, sid, space_actions(state, sid), True):
             out.append(sid)
     return out
 
@@ -432,12 +464,28 @@ def feasible(state: State, seat: int, dwarf: int, src: str, node: dict, imit: bo
     raise ValueError(act)
 
 
+#: The space on which the Guest room's "and/or" counts only once per game (from version 4).
+GUEST_ROOM_ONCE = "extension"
+
+
+def guest_room_applies(state: State, task: dict[str, Any]) -> bool:
+    """Whether the Guest room turns this "either ... or" frame into "and/or". On Extension it does
+    so once per game (as Board Game Arena rules it; versions up to 3 had no limit): the use is
+    spent when a second part is taken there, and a frame that has already spent it keeps it."""
+    seat = task["seat"]
+    if not effects.either_or_is_and_or(state, seat):
+        return False
+    if task["src"] != GUEST_ROOM_ONCE or is_legacy(state):
+        return True
+    return not state["players"][seat].get("guest_room_extension") or len(task["taken"]) > 1
+
+
 def frame_candidates(state: State, task: dict[str, Any]) -> list[int]:
-    node = node_at(task["src"], task["path"])
+    node = node_at(state, task["src"], task["path"])
     op = node["op"]
     taken = task["taken"]
     items = node["items"]
-    if op == "either_or" and effects.either_or_is_and_or(state, task["seat"]):
+    if op == "either_or" and guest_room_applies(state, task):
         op = "and_or"
 
     def ok(k: int) -> bool:
@@ -460,7 +508,7 @@ def frame_candidates(state: State, task: dict[str, Any]) -> list[int]:
 
 
 def push_node(state: State, seat: int, dwarf: int, src: str, path: list[int], imit: bool) -> None:
-    node = node_at(src, path)
+    node = node_at(state, src, path)
     base = {"seat": seat, "d": dwarf, "src": src, "imit": imit}
     if "act" in node:
         state["stack"].append({"t": "act", "path": path, **base})
@@ -480,7 +528,7 @@ def log(state: State, text: str) -> None:
 def exec_act(state: State, task: dict[str, Any]) -> None:
     """An automatic leaf: carry it out, or push the decision it needs."""
     seat, src, imit = task["seat"], task["src"], task["imit"]
-    node = node_at(src, task["path"])
+    node = node_at(state, src, task["path"])
     p = state["players"][seat]
     act = node["act"]
     if not feasible(state, seat, task["d"], src, node, imit) and act != "gain":
@@ -640,8 +688,10 @@ def replenish(state: State, task: dict[str, Any]) -> None:
         acc = SPACES[sid]["accumulation"]
         if not acc:
             continue
-        if sid == "ruby_mining" and state["n"] == 2 and r < 7:
-            continue  # seed rulebook: no rubies on Ruby mining in the first two stages (2 players)
+        if sid == "ruby_mining" and state["n"] == 2 and r < (7 if is_legacy(state) else 3):
+            # 2 players: the card says "from round 3 on"; versions up to 3 read the seed's
+            # "first two stages" literally (no rubies before round 7).
+            continue
         goods = state["spaces"][sid]["goods"]
         empty = not any(goods.values())
         for g, rule in acc.items():
@@ -737,10 +787,12 @@ def round_end(state: State, task: dict[str, Any]) -> None:
             d["at"] = None
             d["new"] = False
     if state["round"] == state["rounds"][-1]:
-        # Tiles used "any time before scoring" get a last chance, seat by seat.
+        # Conversions "at any time" get a last chance after the final breeding, seat by seat:
+        # every seat from version 4 on; before, only owners of tiles with a trade.
         state["stack"].append({"t": "game_over"})
+        legacy = is_legacy(state)
         for seat in reversed(seat_order(state)):
-            if effects.has_choice_tiles(state["players"][seat]):
+            if not legacy or effects.has_choice_tiles(state["players"][seat]):
                 state["stack"].append({"t": "final_trades", "seat": seat})
     else:
         state["stack"].append({"t": "round_start"})
@@ -919,7 +971,8 @@ def trade_actions(state: State, seat: int) -> list[dict[str, Any]]:
     for amount in range(2, sup["gold"] + 1):
         out.append({"type": "convert", "from": "gold", "amount": amount})
     if sup["ruby"]:
-        out.extend({"type": "ruby_trade", "to": g} for g in RUBY_GOODS)
+        goods = LEGACY_RUBY_GOODS if is_legacy(state) else RUBY_GOODS
+        out.extend({"type": "ruby_trade", "to": g} for g in goods)
         if sup["food"]:
             out.append({"type": "ruby_trade", "to": "cattle"})
         for tile in ("meadow", "field", "tunnel"):
@@ -941,7 +994,7 @@ def placements(state: State, seat: int, dwarf: int) -> list[str]:
     for sid in state["order"]:
         if state["spaces"][sid]["occ"] is not None:
             continue
-        if feasible(state, seat, dwarf, sid, SPACES[sid]["actions"], False):
+        if feasible(state, seat, dwarf, sid, space_actions(state, sid), False):
             out.append(sid)
     return out
 
@@ -1148,6 +1201,8 @@ def apply_action(state: State, seat: int, action: dict[str, Any]) -> None:
         p["dwarfs"][dwarf]["at"] = "-"
         state["work_seat"] = (seat + 1) % state["n"]
     elif kind == "part":
+        if task["taken"] and task["src"] == GUEST_ROOM_ONCE and not is_legacy(state):
+            p["guest_room_extension"] = True  # the Guest room's once-per-game use on Extension
         task["taken"].append(action["index"])
         push_node(
             state, seat, task["d"], task["src"], [*task["path"], action["index"]], task["imit"]

@@ -7,6 +7,7 @@ from typing import Any
 from . import board as B
 from . import effects
 from .data import TILES
+from .versions import is_legacy
 
 FARM = ("sheep", "donkey", "wild_boar", "cattle")
 CATEGORIES = (
@@ -34,10 +35,10 @@ def adjacent_dwellings(cells: list[dict[str, Any]], index: int) -> int:
     return effects.adjacent_dwellings(cells, index)
 
 
-def bonus_by_tile(player: dict[str, Any]) -> dict[str, int]:
+def bonus_by_tile(player: dict[str, Any], legacy: bool = False) -> dict[str, int]:
     """Bonus points of each yellow tile the player owns, in the supply board's order. The Weaving
-    parlor follows the seed rulebook: it doubles the sheep's points (1 per sheep), where RULES.md
-    read the tile as 1 per 2 sheep."""
+    parlor scores 1 point per 2 sheep, as printed on the tile; `legacy` games (rules version 3
+    and before) followed the seed's translation, which doubles the sheep's points (1 per sheep)."""
     cells = player["cells"]
     tiles = {c["tile"]: i for i, c in enumerate(cells) if c["k"] == "room"}
     ani, sup = player["animals"], player["supply"]
@@ -51,7 +52,7 @@ def bonus_by_tile(player: dict[str, Any]) -> dict[str, int]:
             continue
         index = tiles[tile]
         if tile == "weaving_parlor":
-            points = ani["sheep"]
+            points = ani["sheep"] if legacy else ani["sheep"] // 2
         elif tile == "milking_parlor":
             points = ani["cattle"]
         elif tile == "state_parlor":
@@ -82,11 +83,11 @@ def bonus_by_tile(player: dict[str, Any]) -> dict[str, int]:
     return rows
 
 
-def bonus_points(player: dict[str, Any]) -> int:
-    return sum(bonus_by_tile(player).values())
+def bonus_points(player: dict[str, Any], legacy: bool = False) -> int:
+    return sum(bonus_by_tile(player, legacy).values())
 
 
-def score_player(player: dict[str, Any]) -> dict[str, int]:
+def score_player(player: dict[str, Any], legacy: bool = False) -> dict[str, int]:
     cells = player["cells"]
     ani, sup = player["animals"], player["supply"]
     grain = sup["grain"] + crops_on_fields(cells, "grain")
@@ -121,13 +122,14 @@ def score_player(player: dict[str, Any]) -> dict[str, int]:
         "furnishing_tiles_pastures_mines": printed + 2 * small + 4 * large + mines,
         # Row 9 of the pad: one line per parlour, storage or chamber (the seed: "use one section
         # for the points of each type of furnishing tile").
-        **bonus_by_tile(player),
+        **bonus_by_tile(player, legacy),
         "gold_and_begging": sup["gold"] + begging,
     }
 
 
 def result(state: dict[str, Any]) -> dict[str, Any]:
-    breakdown = [score_player(p) for p in state["players"]]
+    legacy = is_legacy(state)  # the Weaving parlor scored 1 per sheep before version 4
+    breakdown = [score_player(p, legacy) for p in state["players"]]
     scores = [sum(b.values()) for b in breakdown]
     best = max(scores)
     return {

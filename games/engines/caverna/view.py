@@ -12,14 +12,16 @@ from . import animals as animal_rules
 from . import board as B
 from . import scoring
 from .data import LOOT, ROUND_CARDS, SPACES, TILES
-from .effects import TILE_TEXT, TILE_TRADES, either_or_is_and_or
+from .effects import TILE_TRADES, either_or_is_and_or, tile_text
 from .rules import (
     MARKET_PRICES,
     TRADING_DECISIONS,
     food_needed,
     frame_candidates,
     node_at,
+    space_actions,
 )
+from .versions import is_legacy
 
 #: Parts of an action space that only bring goods (they cost nothing and close no option).
 GOODS_PARTS = ("take_accumulated", "gain", "gain_if", "gain_per")
@@ -60,7 +62,7 @@ DECISION_TEXT = {
     "feed": "Feed your dwarfs (convert goods first if you like)",
     "harvest_choice": "Skip either the field phase or the breeding phase",
     "protect": "More than 6 goods on a space: pay 1 ruby to keep them?",
-    "final_trades": "Last trades with your tiles before scoring (or finish)",
+    "final_trades": "Last conversions and trades before scoring (or finish)",
 }
 
 
@@ -86,7 +88,10 @@ ANIMAL_ICONS = {"sheep": "🐑", "donkey": "🐴", "wild_boar": "🐗", "cattle"
 
 
 def cell_view(
-    cell: dict[str, Any], animals_here: dict[str, int], index: int | None = None
+    cell: dict[str, Any],
+    animals_here: dict[str, int],
+    index: int | None = None,
+    legacy: bool = False,
 ) -> dict[str, Any]:
     kind = cell["k"]
     label = TILES[cell["tile"]]["name"] if kind == "room" else CELL_LABELS[kind]
@@ -96,7 +101,7 @@ def cell_view(
         "short": TILES[cell["tile"]]["name"] if kind == "room" else SHORT[kind],
         "forest": kind in B.FOREST_KINDS,
         "stable": cell["st"],
-        "effect": TILE_TEXT[cell["tile"]] if kind == "room" else "",
+        "effect": tile_text(cell["tile"], legacy) if kind == "room" else "",
         "covers": TILES[cell["under"]]["name"] if kind == "room" and cell.get("under") else "",
         "animals": animals_here,
         "animal_icons": [
@@ -122,7 +127,8 @@ def player_view(state: dict[str, Any], seat: int) -> dict[str, Any]:
     p = state["players"][seat]
     arrangement = animal_rules.arrange(p["cells"], len(p["dwarfs"]), p["animals"])
     cells = [
-        cell_view(c, arrangement["cells"].get(str(i), {}), i) for i, c in enumerate(p["cells"])
+        cell_view(c, arrangement["cells"].get(str(i), {}), i, is_legacy(state))
+        for i, c in enumerate(p["cells"])
     ]
     rows = [cells[y * B.WIDTH : (y + 1) * B.WIDTH] for y in range(B.HEIGHT)]
     return {
@@ -174,7 +180,7 @@ def decision_view(state: dict[str, Any]) -> dict[str, Any] | None:
     if task["t"] == "feed":
         out["food_needed"] = food_needed(state, task["seat"], task["mode"])
     if task["t"] == "frame":
-        node = node_at(task["src"], task["path"])
+        node = node_at(state, task["src"], task["path"])
         op = node["op"]
         if op == "either_or" and either_or_is_and_or(state, task["seat"]):
             op = "and_or"
@@ -228,7 +234,7 @@ def view(state: dict[str, Any], seat: int | None) -> dict[str, Any]:
             "cost": t["cost"],
             "points": t["points"],
             "category": t["category"],
-            "effect": TILE_TEXT[tid],
+            "effect": tile_text(tid, is_legacy(state)),
             "available": not t["unique"] or tid not in built,
         }
         for tid, t in TILES.items()
@@ -305,7 +311,7 @@ def describe(state: dict[str, Any], seat: int, action: Any) -> str:
             return f"{who} paid 1 ruby to play a dwarf out of weapon order."
         if kind == "part":
             task = state["stack"][-1]
-            node = SPACES[task["src"]]["actions"]
+            node = space_actions(state, task["src"])
             for k in [*task["path"], action["index"]]:
                 node = node["items"][k]
             return f"{who} chose: {_node_text(node)}."

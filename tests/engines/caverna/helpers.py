@@ -8,8 +8,11 @@ from games.engines.caverna import engine
 from games.engines.caverna.board import idx
 
 
-def fresh(n: int = 3, seed: str = "test-seed") -> dict[str, Any]:
-    return engine.new_game(n, seed)
+def fresh(n: int = 3, seed: str = "test-seed", version: int | None = None) -> dict[str, Any]:
+    """A new game under the current rules, or under an older stored `version`."""
+    if version is None:
+        return engine.new_game(n, seed)
+    return engine.new_game_at_version(n, seed, {}, version)
 
 
 def actor(state: dict[str, Any]) -> int:
@@ -90,8 +93,10 @@ def play_timeouts_until(state: dict[str, Any], predicate) -> dict[str, Any]:
     raise AssertionError("predicate never held")
 
 
-def turn_state(n: int = 3, seed: str = "test-seed") -> tuple[dict[str, Any], int]:
+def turn_state(
+    n: int = 3, seed: str = "test-seed", version: int | None = None
+) -> tuple[dict[str, Any], int]:
     """A fresh game at the first turn, with its acting seat."""
-    state = fresh(n, seed)
+    state = fresh(n, seed, version)
     assert top(state)["t"] == "turn"
     return state, actor(state)

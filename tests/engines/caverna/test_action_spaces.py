@@ -76,9 +76,10 @@ def test_large_depot_accumulates_wood_ore_stone():
     assert space["goods"] == {"wood": 3, "ore": 2, "stone": 2}
 
 
-def test_ruby_mining_two_players_empty_in_first_two_stages():
-    # Seed rulebook: "in a 2-player game no rubies are placed here in the first two stages".
-    state, _ = turn_state(2)
+def test_ruby_mining_two_players_empty_in_first_two_stages_under_version_3():
+    # Versions up to 3 read the seed literally: "in a 2-player game no rubies are placed here in
+    # the first two stages" (version 4 follows the card: from round 3).
+    state, _ = turn_state(2, version=3)
     assert state["spaces"]["ruby_mining"]["goods"] == {}
     state["round"] = 6
     R.replenish(state, {})
@@ -596,14 +597,15 @@ def test_extension_either_forest_or_mountain_with_a_good():
     assert finished(state, seat)
 
 
-def test_small_scale_drift_mining_stone_comes_with_the_twin():
-    # Seed rulebook: "provides 1 stone and a cavern/tunnel twin" (RULES.md chose and/or).
-    state, seat = turn_state(5)
+def test_small_scale_drift_mining_stone_comes_with_the_twin_under_version_3():
+    # Versions up to 3 followed the seed: "provides 1 stone and a cavern/tunnel twin" (version 4
+    # follows the card: and/or).
+    state, seat = turn_state(5, version=3)
     state = place(state, "small_scale_drift_mining")
     assert top(state)["t"] == "tile"
     state = act(state, {"type": "tile", "tile": "cavern_tunnel_twin", "at": [[4, 3], [5, 3]]})
     assert state["players"][seat]["supply"]["stone"] == 1
-    full, seat2 = turn_state(5)
+    full, seat2 = turn_state(5, version=3)
     for x in (4, 5):
         for y in range(4):
             set_cell(full, seat2, x, y, "tunnel")
@@ -697,11 +699,16 @@ def test_one_gold_alone_buys_nothing():
     assert not [a for a in legal(state) if a.get("from") == "gold"]
 
 
-def test_ruby_buys_goods_including_gold_and_tiles():
+def test_ruby_buys_goods_and_tiles_but_no_gold():
     state, seat = turn_state(3)
     supply(state, seat, ruby=2)
     kinds = {(a["type"], a.get("to") or a.get("tile")) for a in legal(state)}
-    assert ("ruby_trade", "gold") in kinds  # seed rulebook: rubies trade 1:1 for gold as well
+    assert ("ruby_trade", "gold") not in kinds  # the overview card lists no gold
+    assert ("ruby_trade", "sheep") in kinds and ("ruby_trade", "ore") in kinds
+    legacy, _ = turn_state(3, version=3)
+    supply(legacy, seat, ruby=1)
+    # Versions up to 3 followed the seed's "... vegetables and gold".
+    assert {"type": "ruby_trade", "to": "gold"} in legal(legacy)
     assert {("ruby_tile", t) for t in ("meadow", "field", "tunnel", "cavern")} <= kinds
     state = act(state, {"type": "ruby_tile", "tile": "cavern", "at": [4, 2]})
     p = state["players"][seat]

@@ -24,7 +24,7 @@ def test_engine_facts():
         1,
         7,
     )
-    assert engine.simultaneous is False and engine.rules_version == 3
+    assert engine.simultaneous is False and engine.rules_version == 4
 
 
 def test_conformance_random_games_every_player_count():

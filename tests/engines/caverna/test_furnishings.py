@@ -482,7 +482,7 @@ def test_weaving_parlor_food_per_sheep_and_bonus():
     state, seat = furnish(state, "weaving_parlor", wood=2, stone=1, food=0)
     p = state["players"][seat]
     assert p["supply"]["food"] == 2
-    assert rows(p)["bonus_weaving_parlor"] == 2
+    assert rows(p)["bonus_weaving_parlor"] == 1  # 1 point per 2 sheep, as printed
 
 
 def test_milking_parlor_food_per_cattle_and_bonus():
@@ -643,8 +643,8 @@ def test_fodder_chamber_one_per_three_farm_animals():
 # ----- "any time before scoring": the last trades ------------------------------------------------
 
 
-def test_last_trades_before_scoring_only_for_seats_with_such_tiles():
-    state = fresh(3, "final")
+def test_last_trades_before_scoring_only_for_seats_with_such_tiles_under_version_3():
+    state = fresh(3, "final", version=3)
     own(state, 1, "beer_parlor")
     state["players"][1]["supply"]["grain"] = 2
     state["round"] = state["rounds"][-1]

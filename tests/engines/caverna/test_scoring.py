@@ -112,11 +112,12 @@ def test_missing_types_and_dogs_are_not_farm_animals():
     assert rows["farm_animals_and_dogs"] == 3 and rows["missing_farm_animal_types"] == -8
 
 
-def test_weaving_parlor_doubles_sheep_points_per_the_seed():
+def test_weaving_parlor_doubled_sheep_points_under_version_3():
     p = blank_player()
     p["animals"]["sheep"] = 5
     p["cells"][idx(3, 2)].update(k="room", tile="weaving_parlor")
-    assert scoring.score_player(p)["bonus_weaving_parlor"] == 5
+    assert scoring.score_player(p, legacy=True)["bonus_weaving_parlor"] == 5
+    assert scoring.score_player(p)["bonus_weaving_parlor"] == 2  # the printed tile: 1 per 2
 
 
 def test_state_parlor_counts_adjacent_dwellings_entry_included():

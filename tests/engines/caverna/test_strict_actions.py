@@ -36,10 +36,18 @@ def test_type_and_shape_changed_actions_are_refused_and_change_nothing():
 
 def test_coordinates_sent_as_floats_are_refused():
     state, seat, action = find_legal_action(
-        engine, 2, lambda a: a["type"] == "tile" and len(a.get("at", [])) == 2)
+        engine, 2, lambda a: a["type"] == "tile" and len(a.get("at", [])) == 2
+    )
     (x, y), second = action["at"]
-    for at in ([[float(x), y], second], [[x, float(y)], second], [[x, y]], [[x, y], second, second],
-               [[x, y, 0], second], {"0": [x, y], "1": second}, [[[x, y]], second]):
+    for at in (
+        [[float(x), y], second],
+        [[x, float(y)], second],
+        [[x, y]],
+        [[x, y], second, second],
+        [[x, y, 0], second],
+        {"0": [x, y], "1": second},
+        [[[x, y]], second],
+    ):
         refused_without_change(engine, state, seat, {**action, "at": at})
     new = engine.apply(state, seat, json.loads(json.dumps(action)))
     assert json.dumps(new) != json.dumps(state)
@@ -47,7 +55,8 @@ def test_coordinates_sent_as_floats_are_refused():
 
 def test_an_index_sent_as_true_or_a_float_is_refused():
     state, seat, action = find_legal_action(
-        engine, 2, lambda a: a["type"] == "part" and a["index"] == 1)
+        engine, 2, lambda a: a["type"] == "part" and a["index"] == 1
+    )
     for index in (True, 1.0, "1", [1]):
         refused_without_change(engine, state, seat, {"type": "part", "index": index})
     new = engine.apply(state, seat, {"type": "part", "index": 1})

@@ -1,0 +1,155 @@
+"""The "search" bot level: determinized flat Monte Carlo over the moves of one decision.
+
+For each decision the bot draws D determinizations: complete states that agree with everything
+its seat may see (the public state, its own hand) and redraw everything it may not (other hands,
+pending secret picks, deck and tile orders, future dice) from the pools the view leaves open. On
+each one it tries every candidate move and plays the game out with the easy (heuristic) bot on
+every seat; the move with the best total of (own score − best other score) is chosen. The same
+determinizations serve every candidate (common random numbers), so differences come from the
+moves, not the draws.
+
+Budget: `rollouts` play-outs per decision (candidates × determinizations), deterministic for a
+given seed; `max_seconds` is a safety stop (on an overloaded machine it ends the search early,
+which is the only case where the choice can depend on timing). The seed is derived from the
+seat's view, never from the game's secret seed, so the choice is a function of what the seat
+sees: scrambling the hidden parts of the state changes nothing.
+
+Each engine supplies a `SearchAdapter`: its determinizer, which moves are worth searching, and
+optionally a faster in-place step for play-outs.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from games.engines.base import Action, Engine, IllegalAction, SeededRandom, State
+
+#: Play-outs per decision and the safety stop, when the caller gives none.
+DEFAULT_ROLLOUTS = 48
+DEFAULT_MAX_SECONDS = 2.0
+#: A play-out that has not ended after this many steps is scored as it stands.
+MAX_PLAYOUT_STEPS = 5000
+
+
+def _default_step(engine: Engine, state: State, seat: int, action: Action) -> State:
+    return engine.apply(state, seat, action)
+
+
+@dataclass
+class SearchAdapter:
+    """What the search needs to know about one engine.
+
+    determinize(state, seat, rng) -> a new state: the public parts of `state` and what `seat`
+        itself holds, with every part `seat` cannot see redrawn from `rng`. It must not read the
+        hidden parts it replaces (the scramble tests check that the result does not depend on
+        them).
+    candidates(state, seat, legal) -> the moves worth comparing (at most a handful; the easy
+        bot's own move among them); one candidate means "no search".
+    step(engine, state, seat, action) -> the next state in a play-out; may change `state` in
+        place (play-outs own their states).
+    start(state) -> a copy of a determinized state that `step` may change in place.
+    prefer_easy: points a play-out by which another move must beat the easy bot's on average.
+    """
+
+    determinize: Callable[[State, int, SeededRandom], State]
+    candidates: Callable[[State, int, list[Action]], list[Action]]
+    step: Callable[[Engine, State, int, Action], State] = _default_step
+    start: Callable[[State], State] = lambda state: state
+    playout_policy: Callable[[Engine, State, int], Action] | None = None
+    evaluate: Callable[[Engine, State, int], float] | None = None
+    prefer_easy: float = 0.0
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+def view_seed(engine: Engine, state: State, seat: int, salt: str = "") -> str:
+    """A seed for the search drawn from what `seat` sees (its view), so the search's draws are
+    the same whatever the hidden parts of the state hold."""
+    text = json.dumps(engine.view(state, seat), sort_keys=True, default=str)
+    return hashlib.sha256(f"{salt}|{seat}|{text}".encode()).hexdigest()
+
+
+def margin(engine: Engine, state: State, seat: int) -> float:
+    """Own score minus the best other score (positive: ahead)."""
+    scores = engine.result(state)["scores"]
+    others = [s for i, s in enumerate(scores) if i != seat]
+    return float(scores[seat] - (max(others) if others else 0))
+
+
+def playout(engine: Engine, adapter: SearchAdapter, state: State) -> State:
+    """Plays `state` to the end with the easy bot on every seat (secret picks in seat order)."""
+    policy = adapter.playout_policy or (lambda e, s, seat: e.bot_action(s, seat))
+    for _ in range(MAX_PLAYOUT_STEPS):
+        if engine.is_over(state):
+            break
+        if engine.ready_to_resolve(state):
+            state = engine.resolve(state)
+            continue
+        active = engine.active_seats(state)
+        if not active:
+            break
+        seat = active[0]
+        state = adapter.step(engine, state, seat, policy(engine, state, seat))
+    return state
+
+
+def choose(
+    engine: Engine,
+    adapter: SearchAdapter,
+    state: State,
+    seat: int,
+    *,
+    rollouts: int = DEFAULT_ROLLOUTS,
+    max_seconds: float = DEFAULT_MAX_SECONDS,
+    seed: str | None = None,
+    stats: dict[str, Any] | None = None,
+) -> Action:
+    """The search bot's move for `seat` in `state` (a legal action)."""
+    started = time.process_time()
+    # Key order is not part of a JSON state (PostgreSQL's jsonb reorders keys; a replay keeps
+    # insertion order), but engines list moves in dict order: search a key-sorted copy, so the
+    # choice is the same for the stored and the replayed state.
+    state = json.loads(json.dumps(state, sort_keys=True))
+    legal = engine.legal_actions(state, seat)
+    if not legal:
+        raise ValueError(f"seat {seat} has no legal action")
+    candidates = adapter.candidates(state, seat, legal) if len(legal) > 1 else legal[:1]
+    if stats is not None:
+        stats.update(candidates=len(candidates), playouts=0, searched=len(candidates) > 1)
+    if len(candidates) == 1:
+        return candidates[0]
+    seed = seed if seed is not None else view_seed(engine, state, seat)
+    evaluate = adapter.evaluate or margin
+    draws = max(1, rollouts // len(candidates))
+    totals = [0.0] * len(candidates)
+    done = skipped = 0
+    for draw in range(draws):
+        elapsed = time.process_time() - started
+        if done and elapsed + elapsed / done > max_seconds:
+            break  # the next draw would overrun the safety stop
+        world = adapter.determinize(state, seat, SeededRandom(f"{seed}:{draw}"))
+        # The determinized seat acts again in that world: its pending decision is the same, so
+        # every candidate is legal there; a world where one is not is dropped (a determinizer
+        # bug must cost strength, never a move).
+        values = []
+        try:
+            for action in candidates:
+                after = adapter.step(engine, adapter.start(world), seat, action)
+                values.append(evaluate(engine, playout(engine, adapter, after), seat))
+        except IllegalAction:
+            skipped += 1
+            continue
+        for index, value in enumerate(values):
+            totals[index] += value
+        done += 1
+    if stats is not None:
+        stats.update(playouts=done * len(candidates), draws=done, skipped=skipped)
+    # The first candidate is the easy bot's move: another must beat it by `prefer_easy` points a
+    # play-out on average (noisy games, dice above all, otherwise pick by luck).
+    lead = adapter.prefer_easy * done
+    best = max(range(len(candidates)), key=lambda i: (totals[i] + (lead if i == 0 else 0), -i))
+    return candidates[best]
