@@ -356,6 +356,7 @@ SPECTACULAR_SETTINGS = {
         {"name": "moves", "description": "Legal actions, moves, resigning, log and export."},
         {"name": "chat", "description": "A game's chat."},
         {"name": "players", "description": "Public profiles, ratings and leaderboards."},
+        {"name": "webhooks", "description": "Your webhooks and their delivery logs."},
         {"name": "moderation", "description": "Reports to the moderators."},
     ],
     "VERSION": "1.0.0",

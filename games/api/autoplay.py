@@ -10,13 +10,15 @@ from rest_framework.exceptions import NotFound
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from accounts.api.permissions import TokenScopeRequired
 from games import autoplay, selectors
 from games.engines.autoplay import MAX_QUEUE_CANDIDATES, MAX_QUEUE_STEPS
 
 
 class QueueSerializer(serializers.Serializer):
     version = serializers.IntegerField(read_only=True)
-    decisions = serializers.JSONField(
+    decisions = serializers.ListField(
+        child=serializers.ListField(child=serializers.DictField()),
         help_text=f"Up to {MAX_QUEUE_STEPS} decisions to come, each a list of up to "
                   f"{MAX_QUEUE_CANDIDATES} candidate actions (as listed by "
                   "GET /games/{id}/actions/ when the decision is at hand). When my next "
@@ -28,8 +30,8 @@ class GameSettingsSerializer(serializers.Serializer):
     auto_forced = serializers.BooleanField(
         allow_null=True, required=False,
         help_text="Play my forced moves in this game: true, false, or null (my profile's).")
-    standing_orders = serializers.JSONField(
-        required=False, allow_null=True,
+    standing_orders = serializers.DictField(
+        child=serializers.CharField(), required=False, allow_null=True,
         help_text="{order: value} for this game (others follow my profile), or null.")
     auto_forced_in_force = serializers.BooleanField(read_only=True)
     orders_in_force = serializers.DictField(read_only=True)
@@ -38,8 +40,9 @@ class GameSettingsSerializer(serializers.Serializer):
 
 class ProfileSettingsSerializer(serializers.Serializer):
     auto_play_forced = serializers.BooleanField(required=False)
-    standing_orders = serializers.JSONField(
-        required=False, help_text="{game slug: {order: value}}; games not named keep theirs.")
+    standing_orders = serializers.DictField(
+        child=serializers.DictField(child=serializers.CharField()), required=False,
+        help_text="{game slug: {order: value}}; games not named keep theirs.")
     declared = serializers.DictField(read_only=True)
 
 
@@ -51,13 +54,15 @@ def _game_for(request, pk):
 
 
 class GameQueueView(APIView):
-    permission_classes = [permissions.IsAuthenticated]
+    permission_classes = [permissions.IsAuthenticated, TokenScopeRequired]
 
-    @extend_schema(responses={200: QueueSerializer}, description="My queued conditional moves.")
+    @extend_schema(operation_id="get_move_queue", tags=["moves"], summary="My queued moves",
+                   responses={200: QueueSerializer}, description="My queued conditional moves.")
     def get(self, request, pk):
         return Response(autoplay.queue_read(game=_game_for(request, pk), user=request.user))
 
-    @extend_schema(request=QueueSerializer, responses={200: QueueSerializer},
+    @extend_schema(operation_id="set_move_queue", tags=["moves"], summary="Queue my next moves",
+                   request=QueueSerializer, responses={200: QueueSerializer},
                    description="Replace my queue (refused with `your_move` while the decision "
                                "is at hand: make it instead).")
     def put(self, request, pk):
@@ -67,21 +72,26 @@ class GameQueueView(APIView):
         return Response(autoplay.queue_set(game_id=game.pk, user=request.user,
                                            decisions=serializer.validated_data["decisions"]))
 
-    @extend_schema(request=None, responses={204: None}, description="Cancel my queue.")
+    @extend_schema(operation_id="cancel_move_queue", tags=["moves"], summary="Cancel my queue",
+                   request=None, responses={204: None}, description="Cancel my queue.")
     def delete(self, request, pk):
         autoplay.queue_clear(game_id=_game_for(request, pk).pk, user=request.user)
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 
 class GameAutoplayView(APIView):
-    permission_classes = [permissions.IsAuthenticated]
+    permission_classes = [permissions.IsAuthenticated, TokenScopeRequired]
 
-    @extend_schema(responses={200: GameSettingsSerializer},
+    @extend_schema(operation_id="get_game_autoplay", tags=["moves"],
+                   summary="My automatic-move settings in a game",
+                   responses={200: GameSettingsSerializer},
                    description="My forced-move and standing-order settings for this game.")
     def get(self, request, pk):
         return Response(autoplay.settings_read(game=_game_for(request, pk), user=request.user))
 
-    @extend_schema(request=GameSettingsSerializer, responses={200: GameSettingsSerializer})
+    @extend_schema(operation_id="set_game_autoplay", tags=["moves"],
+                   summary="Change my automatic-move settings in a game",
+                   request=GameSettingsSerializer, responses={200: GameSettingsSerializer})
     def put(self, request, pk):
         serializer = GameSettingsSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
@@ -91,14 +101,18 @@ class GameAutoplayView(APIView):
 
 
 class MyAutoplayView(APIView):
-    permission_classes = [permissions.IsAuthenticated]
+    permission_classes = [permissions.IsAuthenticated, TokenScopeRequired]
 
-    @extend_schema(responses={200: ProfileSettingsSerializer},
+    @extend_schema(operation_id="get_my_autoplay", tags=["account"],
+                   summary="My default automatic-move settings",
+                   responses={200: ProfileSettingsSerializer},
                    description="My defaults: forced moves on or off, standing orders per game.")
     def get(self, request):
         return Response(autoplay.profile_read(user=request.user))
 
-    @extend_schema(request=ProfileSettingsSerializer, responses={200: ProfileSettingsSerializer})
+    @extend_schema(operation_id="set_my_autoplay", tags=["account"],
+                   summary="Change my default automatic-move settings",
+                   request=ProfileSettingsSerializer, responses={200: ProfileSettingsSerializer})
     def put(self, request):
         serializer = ProfileSettingsSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
