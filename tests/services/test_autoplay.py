@@ -4,10 +4,7 @@ cancelled, stay private, and are played exactly once under concurrent moves."""
 
 from __future__ import annotations
 
-import threading
-
 import pytest
-from django.db import connection
 
 from games import autoplay, services
 from games.engines import registry
@@ -16,6 +13,7 @@ from games.models import Action, Game, Seat
 from notifications.models import Notification
 from tests.factories import committed, started_game
 from tests.services.chain_engine import chain_engine
+from tests.services.racing import race
 
 
 @pytest.fixture(autouse=True)
@@ -209,28 +207,6 @@ class TestQueues:
                                decisions=[[{"type": "take", "spot": "a"}]])
 
 
-def _race(targets) -> list:
-    """Runs each callable in its own thread (and database connection) at the same moment."""
-    barrier = threading.Barrier(len(targets))
-    outcomes: list = [None] * len(targets)
-
-    def run(index, target):
-        try:
-            barrier.wait()
-            outcomes[index] = target()
-        except Exception as error:
-            outcomes[index] = error
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=run, args=(i, t)) for i, t in enumerate(targets)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(30)
-    return outcomes
-
-
 @pytest.mark.postgres
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.parametrize("attempt", range(3))
@@ -247,7 +223,7 @@ def test_a_queued_move_is_played_exactly_once_under_concurrent_moves(attempt):
     ]
     # Seat 1 also changes its mind at the same moment: the queue is either played first
     # (and the DELETE finds nothing) or cancelled first (and seat 1 is asked).
-    outcomes = _race([*moves, lambda: autoplay.queue_clear(game_id=game.pk, user=users[1])])
+    outcomes = race([*moves, lambda: autoplay.queue_clear(game_id=game.pk, user=users[1])])
     applied = [o for o in outcomes[:-1] if not isinstance(o, Exception)]
     assert len(applied) == 1, outcomes
     queued = list(Action.objects.filter(game=game, source="queued"))

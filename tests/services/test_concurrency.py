@@ -2,42 +2,18 @@
 
 from __future__ import annotations
 
-import threading
-
 import pytest
-from django.db import connection
 
 from games import services
 from games.exceptions import StaleVersion
 from games.models import Game
 from tests.engines.toy import toy_engine
 from tests.factories import UserFactory
+from tests.services.racing import race
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
 
 RACERS = 8
-
-
-def _race(targets) -> list:
-    """Runs each callable in its own thread (and database connection) at the same moment."""
-    barrier = threading.Barrier(len(targets))
-    outcomes: list = [None] * len(targets)
-
-    def run(index, target):
-        try:
-            barrier.wait()
-            outcomes[index] = target()
-        except Exception as error:
-            outcomes[index] = error
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=run, args=(i, t)) for i, t in enumerate(targets)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(30)
-    return outcomes
 
 
 def test_concurrent_submissions_of_one_version_apply_exactly_once_per_seat():
@@ -56,7 +32,7 @@ def test_concurrent_submissions_of_one_version_apply_exactly_once_per_seat():
         ))
         for user in users for amount in (1, 2)
     ]
-    outcomes = _race(targets)
+    outcomes = race(targets)
     applied = [o for o in outcomes if not isinstance(o, Exception)]
     refused = [o for o in outcomes if isinstance(o, StaleVersion)]
     assert len(applied) == len(users), outcomes
@@ -82,7 +58,7 @@ def test_racing_simultaneous_picks_of_all_seats_apply_each_once_without_409():
         seen = game.version
         picks = {user.pk: selectors.legal_actions_for(game, user)[turn % 2]["action"]
                  for user in users}
-        outcomes = _race([
+        outcomes = race([
             (lambda user=user, action=picks[user.pk], seen=seen: services.game_action_submit(
                 game_id=game.pk, user=user, action=action, expected_version=seen))
             for user in users
@@ -120,7 +96,7 @@ def test_concurrent_submissions_keep_the_log_gapless():
                 continue
         raise AssertionError("never got through")
 
-    outcomes = _race([lambda user=user: keep_trying(user) for user in users])
+    outcomes = race([lambda user=user: keep_trying(user) for user in users])
     assert not [o for o in outcomes if isinstance(o, Exception)], outcomes
     game.refresh_from_db()
     sequences = list(game.actions.order_by("sequence").values_list("sequence", flat=True))
@@ -140,7 +116,7 @@ def test_duplicate_resolutions_apply_once():
     for seat in range(3):
         state = toy_engine.apply(state, seat, {"type": "bid", "amount": 1})
     Game.objects.filter(pk=game.pk).update(state=state, needs_resolution=True)
-    outcomes = _race([lambda: services.game_resolve(game_id=game.pk, expected_version=0)] * 6)
+    outcomes = race([lambda: services.game_resolve(game_id=game.pk, expected_version=0)] * 6)
     assert outcomes.count(True) == 1, outcomes
     assert outcomes.count(False) == 5, outcomes
     game.refresh_from_db()

@@ -47,18 +47,7 @@ RUBY_GOODS = (
     "ore",
 )
 #: Versions up to 3 followed the seed's translation, which adds gold to the ruby trades.
-LEGACY_RUBY_GOODS = (
-    "dog",
-    "sheep",
-    "donkey",
-    "wild_boar",
-    "grain",
-    "vegetable",
-    "wood",
-    "stone",
-    "ore",
-    "gold",
-)
+LEGACY_RUBY_GOODS = (*RUBY_GOODS, "gold")
 FOOD_VALUE = {
     "sheep": 1,
     "donkey": 1,
