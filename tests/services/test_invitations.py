@@ -18,7 +18,7 @@ from games.models import GameInvitation, InvitationAttempt
 from notifications import services as notification_services
 from notifications.models import Notification
 from tests.factories import UserFactory, committed, started_game
-from tests.services.test_concurrency import _race
+from tests.services.racing import race
 
 pytestmark = pytest.mark.django_db
 
@@ -264,7 +264,7 @@ def test_parallel_requests_cannot_pass_the_limit(settings):
     settings.GAME_INVITATIONS_PER_HOUR = 3
     game, alice = private_game(players=4)
     invitees = [UserFactory() for _ in range(8)]
-    outcomes = _race([
+    outcomes = race([
         (lambda user=user: services.game_invite(game_id=game.pk, inviter=alice,
                                                 login=user.username))
         for user in invitees

@@ -10,7 +10,7 @@ from games import moderation, ratings, services
 from games.engines.registry import get_engine
 from games.models import Game, GameStatus, Rating, RatingApplication
 from tests.factories import UserFactory, committed, open_game
-from tests.services.test_concurrency import _race
+from tests.services.racing import race
 
 pytestmark = pytest.mark.django_db
 
@@ -87,7 +87,7 @@ def test_a_duplicated_task_changes_nothing():
 @pytest.mark.django_db(transaction=True)
 def test_duplicated_tasks_racing_apply_once():
     game, by_seat = finish_with({"scores": [5, 3, 1], "winners": [0], "breakdown": [{}] * 3})
-    outcomes = _race([lambda: ratings.ratings_apply(game_id=game.pk)] * 6)
+    outcomes = race([lambda: ratings.ratings_apply(game_id=game.pk)] * 6)
     connection.close()
     assert sorted(outcomes, key=str) == [False] * 5 + [True], outcomes
     assert RatingApplication.objects.filter(game=game).count() == 1
