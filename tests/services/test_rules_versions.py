@@ -26,6 +26,10 @@ def caverna_game(version: int | None, seed: str):
     if version is not None:
         updates["rules_version"] = version  # as stored by the engine of that time
     type(game).objects.filter(pk=game.pk).update(**updates)
+    # The recorded moves are all the players' own: nothing is played for them.
+    engine = get_engine("caverna")
+    game.seats.update(auto_forced=False, standing_orders={
+        order["name"]: "ask" for order in engine.standing_orders})
     with committed():
         game = services.game_start(game_id=game.pk, user=users[0])
     by_seat = {seat.number: seat.user for seat in game.seats.all()}
