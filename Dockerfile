@@ -26,6 +26,8 @@ COPY --chown=turnpost:turnpost accounts accounts
 COPY --chown=turnpost:turnpost notifications notifications
 COPY --chown=turnpost:turnpost templates templates
 COPY --chown=turnpost:turnpost static static
+COPY --chown=turnpost:turnpost locale locale
+RUN python -m config.catalogs --force
 # collectstatic needs settings, and production settings need a long key: a throwaway one.
 RUN DJANGO_SECRET_KEY="$(python -c 'import secrets; print(secrets.token_urlsafe(64))')" \
     python manage.py collectstatic --noinput \

@@ -24,6 +24,7 @@ $(NODE_INSTALLED): $(NODE_TOOLS)/package.json $(NODE_TOOLS)/package-lock.json
 	else echo "npm not found: the API schema and accessibility checks will skip (CI installs it)"; fi
 
 install: $(INSTALLED) $(NODE_INSTALLED)
+	@$(PY) -m config.catalogs
 
 migrate: install
 	$(PY) manage.py migrate --noinput

@@ -54,6 +54,9 @@ class User(AbstractUser):
     display_name = models.CharField(max_length=40, blank=True,
                                     validators=[validate_display_name_characters])
     timezone = models.CharField(max_length=64, default="UTC", validators=[validate_timezone])
+    # Pages, emails and game texts in this language; empty: the browser's (Accept-Language).
+    language = models.CharField(max_length=10, blank=True, default="",
+                                choices=settings.LANGUAGES)
     # A reminder goes out when this share of the move's time, or these hours, remain: whichever
     # comes later (so a long move is reminded 2 hours before, a 1-hour move at 15 minutes).
     reminder_percent = models.PositiveSmallIntegerField(

@@ -93,6 +93,9 @@ MIDDLEWARE = [
     # If-None-Match: pollers of a game or its log download nothing until it changes.
     "django.middleware.http.ConditionalGetMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
+    # The language from the cookie or Accept-Language; PlayerLanguageMiddleware below puts a
+    # signed-in player's own choice first.
+    "django.middleware.locale.LocaleMiddleware",
     # /api/v1/... with or without the final slash (the schema names paths without it).
     "games.api.middleware.ApiTrailingSlashMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -102,6 +105,7 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "allauth.account.middleware.AccountMiddleware",
     "accounts.middleware.PlayerTimezoneMiddleware",
+    "accounts.middleware.PlayerLanguageMiddleware",
     "notifications.inbound.webhooks.InboundWebhookGuard",
 ]
 
@@ -227,7 +231,16 @@ ACCOUNT_RATE_LIMITS = {
 ACCOUNT_LOGOUT_ON_GET = False
 ACCOUNT_DEFAULT_HTTP_PROTOCOL = "https" if not DEBUG else "http"
 
-LANGUAGE_CODE = "en-us"
+# The players' languages: English, Persian (right to left), Simplified Chinese and Italian.
+# Signed-in players read their own choice (`User.language`); visitors get Accept-Language.
+LANGUAGE_CODE = "en"
+LANGUAGES = [
+    ("en", "English"),
+    ("fa", "فارسی"),
+    ("zh-hans", "简体中文"),
+    ("it", "Italiano"),
+]
+LOCALE_PATHS = [BASE_DIR / "locale", BASE_DIR / "games" / "engines" / "locale"]
 TIME_ZONE = "UTC"
 USE_I18N = True
 USE_TZ = True

@@ -15,11 +15,15 @@ from urllib.parse import urlparse
 
 import pytest
 
+from config.catalogs import compile_catalogs
 from config.celery import app as celery_app
 from games.engines import registry
 from tests.engines.toy import toy_engine
 
 REQUIRE_SERVICES = os.environ.get("TURNPOST_REQUIRE_SERVICES") == "1"
+
+# Tests read the catalogs as edited, even when pytest runs without `make install` before it.
+compile_catalogs()
 CHROMIUM = os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium")
 
 
