@@ -436,9 +436,11 @@ CELERY_BEAT_SCHEDULE = {
         "task": "games.tasks.resolve_pending_games",
         "schedule": timedelta(minutes=1),
     },
+    # Fans the due games out to the workers; every 30 s so a seat is timed out well within a
+    # minute of its deadline even when a big sweep takes its batches' few seconds.
     "sweep-deadlines": {
         "task": "games.tasks.sweep_deadlines",
-        "schedule": timedelta(minutes=1),
+        "schedule": timedelta(seconds=env.int("DEADLINE_SWEEP_SECONDS", default=30)),
     },
     # The same for bot moves whose on-commit task was lost (broker down at commit).
     "play-pending-bot-moves": {

@@ -1000,55 +1000,67 @@ def _time_out_seat(game: Game, engine: Engine, seat: Seat, now: datetime) -> Non
         _schedule_follow_ups(game)
 
 
-def _due_game_ids(now: datetime, limit: int) -> list[int]:
-    """Games with a seat past its deadline, most overdue first (read from the deadline index)."""
+def deadlines_due_game_ids(*, now: datetime | None = None,
+                           limit: int | None = None) -> list[int]:
+    """Active games with a seat past its deadline, most overdue first, each once. Read from the
+    deadline index; the seats are checked again under each game's lock when it is swept."""
+    now = _now(now)
     rows = (
         Seat.objects.filter(deadline_at__lte=now, game__status=GameStatus.ACTIVE)
-        .order_by("deadline_at").values_list("game_id", flat=True)[: limit * 8]
+        .order_by("deadline_at").values_list("game_id", flat=True)
     )
-    return list(dict.fromkeys(rows))[:limit]
+    game_ids = list(dict.fromkeys(rows))
+    return game_ids if limit is None else game_ids[:limit]
 
 
-def _lock_if_free(game_id: int) -> Game | None:
-    """The game row, locked; None if another sweep or a move holds it (it will be seen later)."""
-    return (
-        Game.objects.select_for_update(skip_locked=True)
-        .filter(pk=game_id, status=GameStatus.ACTIVE).first()
-    )
-
-
-def deadlines_sweep(*, now: datetime | None = None, limit: int = 1000) -> SweepReport:
-    """Times out every seat whose deadline has passed and sends due reminders. Safe to run in
-    several workers at once: each game is locked with SKIP LOCKED, in its own transaction, and
-    its seats are checked again under the lock, so nothing is applied twice."""
+def deadlines_sweep_games(*, game_ids: list[int], now: datetime | None = None) -> SweepReport:
+    """Times out the due seats of these games, each game in its own transaction. Safe to run in
+    several workers at once on the same ids: a game is taken with SKIP LOCKED (one held by
+    another sweep or a move is left for the next sweep) and its seats are checked again under
+    the lock, so a seat is never timed out twice."""
     now = _now(now)
     report = SweepReport()
-    seen: set[int] = set()
-    while report.games < limit:
-        batch = [game_id for game_id in _due_game_ids(now, limit) if game_id not in seen]
-        if not batch:
-            break
-        for game_id in batch[: limit - report.games]:
-            seen.add(game_id)
-            try:
-                with transaction.atomic():
-                    game = _lock_if_free(game_id)
-                    if game is None:
-                        continue
-                    engine = _engine_for(game.engine)
-                    due = game.seats.select_related("user").filter(deadline_at__lte=now)
-                    handled = 0
-                    for seat in due.order_by("number"):
-                        _time_out_seat(game, engine, seat, now)
-                        handled += 1
-                    if handled:
-                        report.games += 1
-                        report.timed_out_seats += handled
-            except EngineFault:
-                # Logged with the game and the step; the other due games still get their turn,
-                # and `manage.py check_games` lists the faulty one.
-                report.faulty_games += 1
-    report.reminders = reminders_send_due(now=now, limit=limit)
+    for game_id in game_ids:
+        try:
+            with transaction.atomic():
+                game = (Game.objects.select_for_update(skip_locked=True)
+                        .filter(pk=game_id, status=GameStatus.ACTIVE).first())
+                if game is None:
+                    continue
+                _skip_commit_flush()
+                engine = _engine_for(game.engine)
+                due = game.seats.select_related("user").filter(deadline_at__lte=now)
+                handled = 0
+                for seat in due.order_by("number"):
+                    _time_out_seat(game, engine, seat, now)
+                    handled += 1
+                if handled:
+                    report.games += 1
+                    report.timed_out_seats += handled
+        except EngineFault:
+            # Logged with the game and the step; the other due games still get their turn,
+            # and `manage.py check_games` lists the faulty one.
+            report.faulty_games += 1
+    return report
+
+
+def _skip_commit_flush() -> None:
+    """A sweep's commit need not wait for the WAL flush: if the server crashed in the fraction
+    of a second before the flush, the lost timeout is still due and the next sweep plays it.
+    This halves a timeout's cost on a busy disk. (PostgreSQL only; SQLite has no such knob.)"""
+    from django.db import connection
+
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute("SET LOCAL synchronous_commit TO OFF")
+
+
+def deadlines_sweep(*, now: datetime | None = None, limit: int | None = None) -> SweepReport:
+    """Times out every seat whose deadline has passed and sends due reminders, in this process
+    (the beat task fans the games out to the workers instead; see tasks.sweep_deadlines)."""
+    now = _now(now)
+    report = deadlines_sweep_games(game_ids=deadlines_due_game_ids(now=now, limit=limit), now=now)
+    report.reminders = reminders_send_due(now=now)
     return report
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 from celery import shared_task
 from django.utils import timezone
@@ -61,9 +61,37 @@ def purge_idempotency_records() -> int:
     return deleted
 
 
+#: Due games per batch task: small enough that several workers share a big sweep, large enough
+#: that the queue does not fill with tiny messages.
+SWEEP_BATCH_SIZE = 50
+
+
 @shared_task
-def sweep_deadlines() -> dict:
-    """Beat, every minute: time out due seats, send due reminders."""
-    report = services.deadlines_sweep()
+def sweep_deadlines(now: str | None = None) -> dict:
+    """Beat: fans the due games out to the workers in batches of ids (the workers time them out
+    with SKIP LOCKED, in parallel), then sends the due reminders. No cap: every due game is
+    queued on each run; a game queued twice (a run while the last one's batches still wait) is
+    handled once, by whichever batch locks it first."""
+    moment = datetime.fromisoformat(now) if now else timezone.now()
+    game_ids = services.deadlines_due_game_ids(now=moment)
+    batches = [game_ids[i:i + SWEEP_BATCH_SIZE] for i in range(0, len(game_ids),
+                                                                SWEEP_BATCH_SIZE)]
+    for batch in batches:
+        sweep_deadline_batch.delay(batch, now)
+    reminders = 0
+    for _ in range(100):  # the reminders are few and cheap; the bound only guards the loop
+        sent = services.reminders_send_due(now=moment, limit=1000)
+        reminders += sent
+        if sent < 1000:
+            break
+    return {"due_games": len(game_ids), "batches": len(batches), "reminders": reminders}
+
+
+@shared_task(acks_late=True)
+def sweep_deadline_batch(game_ids: list[int], now: str | None = None) -> dict:
+    """Times out the due seats of these games (a batch from sweep_deadlines). `now` is the
+    moment to judge deadlines by; by default the worker's clock when the batch runs."""
+    moment = datetime.fromisoformat(now) if now else None
+    report = services.deadlines_sweep_games(game_ids=game_ids, now=moment)
     return {"games": report.games, "timed_out_seats": report.timed_out_seats,
-            "reminders": report.reminders}
+            "faulty_games": report.faulty_games}

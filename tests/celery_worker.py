@@ -1,5 +1,6 @@
 """Starts a real Celery worker for the tests marked celery_worker, with the test-only toy engine
-registered (it is never registered in the product): python -m tests.celery_worker QUEUE[,QUEUE]"""
+registered (it is never registered in the product):
+python -m tests.celery_worker QUEUE[,QUEUE] [NAME]  (NAME: several workers on one queue)"""
 
 import os
 import sys
@@ -16,5 +17,6 @@ from tests.engines.toy import toy_engine  # noqa: E402
 if __name__ == "__main__":
     registry.register(toy_engine)
     queues = sys.argv[1]  # one queue, or several separated by commas
+    name = sys.argv[2] if len(sys.argv) > 2 else queues.replace(",", "+")
     app.worker_main(["worker", "--pool=solo", "--loglevel=INFO", "-Q", queues,
-                     "-n", f"{queues.replace(',', '+')}@%h"])
+                     "-n", f"{name}@%h"])

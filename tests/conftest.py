@@ -166,7 +166,8 @@ def worker_queue(tmp_path):
     """A private queue and its private mail queue, and a worker process consuming both (started
     by the test with `worker_queue["start"]()`), connected to the test database.
     `start(mail_worker=True)` serves the mail queue with a second worker instead, as production
-    does, so that a hung mail server cannot hold up game work."""
+    does, so that a hung mail server cannot hold up game work; `start(game_workers=2)` starts
+    further workers on the game queue, racing the first one for its tasks."""
     import redis
     from django.db import connection
 
@@ -187,15 +188,23 @@ def worker_queue(tmp_path):
     celery_app.conf.update(task_routes={"notifications.tasks.*": {"queue": mail_queue}})
     log = open(tmp_path / "worker.log", "w+")  # noqa: SIM115 - closed at teardown
     holder = {"queue": queue, "mail_queue": mail_queue, "env": env, "log": log,
-              "process": None, "mail_process": None, "outbox": tmp_path / "outbox"}
+              "process": None, "mail_process": None, "outbox": tmp_path / "outbox",
+              "extra_processes": []}
     logs = [tmp_path / "worker.log"]
 
-    def start(*, mail_worker: bool = False):
+    def start(*, mail_worker: bool = False, game_workers: int = 1):
         holder["process"] = subprocess.Popen(
             [sys.executable, "-m", "tests.celery_worker",
              queue if mail_worker else f"{queue},{mail_queue}"],
             cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
         )
+        for number in range(2, game_workers + 1):
+            logs.append(tmp_path / f"worker-{number}.log")
+            extra_log = open(logs[-1], "w+")  # noqa: SIM115 - closed at teardown
+            holder["extra_processes"].append((subprocess.Popen(
+                [sys.executable, "-m", "tests.celery_worker", queue, f"game{number}"],
+                cwd=ROOT, env=env, stdout=extra_log, stderr=subprocess.STDOUT,
+            ), extra_log))
         if mail_worker:
             logs.append(tmp_path / "mail-worker.log")
             holder["mail_log"] = open(logs[-1], "w+")  # noqa: SIM115 - closed at teardown
@@ -212,10 +221,12 @@ def worker_queue(tmp_path):
     yield holder
     celery_app.conf.task_always_eager, celery_app.conf.task_default_queue = previous[:2]
     celery_app.conf.update(task_routes=previous[2])
-    for process in (holder["process"], holder["mail_process"]):
+    processes = [holder["process"], holder["mail_process"],
+                 *(process for process, _ in holder["extra_processes"])]
+    for process in processes:
         if process is not None:
             process.terminate()
-    for process in (holder["process"], holder["mail_process"]):
+    for process in processes:
         if process is not None:
             try:
                 process.wait(20)
@@ -226,5 +237,7 @@ def worker_queue(tmp_path):
     for path in logs:
         print(path.name, path.read_text()[-3000:])
     log.close()
+    for _, extra_log in holder["extra_processes"]:
+        extra_log.close()
     if holder.get("mail_log"):
         holder["mail_log"].close()

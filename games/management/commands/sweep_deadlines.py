@@ -1,4 +1,4 @@
-"""Runs one deadline sweep by hand (what Celery beat runs every minute)."""
+"""Runs one deadline sweep by hand, in this process (beat fans it out to the workers)."""
 
 from django.core.management.base import BaseCommand
 
@@ -9,9 +9,10 @@ class Command(BaseCommand):
     help = "Time out every seat whose deadline has passed and send due reminders, once."
 
     def add_arguments(self, parser):
-        parser.add_argument("--limit", type=int, default=1000, help="most games to handle")
+        parser.add_argument("--limit", type=int, default=None,
+                            help="most games to handle (default: every due game)")
 
-    def handle(self, *args, limit: int, **options):
+    def handle(self, *args, limit: int | None, **options):
         report = deadlines_sweep(limit=limit)
         self.stdout.write(
             f"Swept {report.games} game(s): {report.timed_out_seats} seat(s) timed out, "
