@@ -198,13 +198,8 @@ def worker_queue(tmp_path):
              queue if mail_worker else f"{queue},{mail_queue}"],
             cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
         )
-        for number in range(2, game_workers + 1):
-            logs.append(tmp_path / f"worker-{number}.log")
-            extra_log = open(logs[-1], "w+")  # noqa: SIM115 - closed at teardown
-            holder["extra_processes"].append((subprocess.Popen(
-                [sys.executable, "-m", "tests.celery_worker", queue, f"game{number}"],
-                cwd=ROOT, env=env, stdout=extra_log, stderr=subprocess.STDOUT,
-            ), extra_log))
+        for _ in range(game_workers - 1):
+            add_game_worker()
         if mail_worker:
             logs.append(tmp_path / "mail-worker.log")
             holder["mail_log"] = open(logs[-1], "w+")  # noqa: SIM115 - closed at teardown
@@ -213,11 +208,22 @@ def worker_queue(tmp_path):
                 cwd=ROOT, env=env, stdout=holder["mail_log"], stderr=subprocess.STDOUT,
             )
 
+    def add_game_worker():
+        """One more worker on the game queue only (mail tasks wait for the mail worker)."""
+        number = len(holder["extra_processes"]) + 2
+        logs.append(tmp_path / f"worker-{number}.log")
+        extra_log = open(logs[-1], "w+")  # noqa: SIM115 - closed at teardown
+        holder["extra_processes"].append((subprocess.Popen(
+            [sys.executable, "-m", "tests.celery_worker", queue, f"game{number}"],
+            cwd=ROOT, env=env, stdout=extra_log, stderr=subprocess.STDOUT,
+        ), extra_log))
+
     def wait_ready() -> bool:
         return wait_for(lambda: all(" ready." in path.read_text() for path in logs))
 
     holder["start"] = start
     holder["wait_ready"] = wait_ready
+    holder["add_game_worker"] = add_game_worker
     yield holder
     celery_app.conf.task_always_eager, celery_app.conf.task_default_queue = previous[:2]
     celery_app.conf.update(task_routes=previous[2])

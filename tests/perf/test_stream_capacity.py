@@ -29,6 +29,7 @@ from games import services
 from tests.factories import UserFactory
 from tests.live.conftest import database_url, free_port
 from tests.live.sse import SSEStream
+from tests.perf.process_cpu import cpu_seconds
 from tests.perf.test_sweep_speed import ARTIFACTS
 
 pytestmark = [pytest.mark.postgres, pytest.mark.redis, pytest.mark.django_db(transaction=True)]
@@ -58,12 +59,6 @@ def _workers(master: int) -> list[int]:
 
 def _workers_rss_kib(master: int) -> int:
     return sum(_rss_kib(pid) for pid in _workers(master))
-
-
-def _cpu_seconds(pid: int) -> float:
-    """User and system CPU time the process has used so far."""
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def _start_gunicorn(tmp_path, prefix: str):
@@ -144,8 +139,8 @@ def test_stream_capacity_and_delivery_latency(benchmark, settings, tmp_path):
         held_at_start = int(ready.split()[1])
         time.sleep(2)
         rss_open = _workers_rss_kib(server.pid)
-        cpu_before = (sum(_cpu_seconds(pid) for pid in _workers(server.pid)),
-                      _cpu_seconds(clients.pid))
+        cpu_before = (sum(cpu_seconds(pid) for pid in _workers(server.pid)),
+                      cpu_seconds(clients.pid))
 
         mover_env = {**os.environ, "DATABASE_URL": database_url(), "DATA_DIR": str(tmp_path),
                      "EVENTS_CHANNEL_PREFIX": prefix}
@@ -154,8 +149,8 @@ def test_stream_capacity_and_delivery_latency(benchmark, settings, tmp_path):
         commits = sorted(committed for *_, committed in made)
         moving_seconds = commits[-1] - commits[0]
         time.sleep(3)  # the last moves reach their streams
-        cpu_used = (sum(_cpu_seconds(pid) for pid in _workers(server.pid)) - cpu_before[0],
-                    _cpu_seconds(clients.pid) - cpu_before[1])
+        cpu_used = (sum(cpu_seconds(pid) for pid in _workers(server.pid)) - cpu_before[0],
+                    cpu_seconds(clients.pid) - cpu_before[1])
         load_average = os.getloadavg()[0]
         clients.send_signal(signal.SIGTERM)
         clients.wait(60)
