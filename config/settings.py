@@ -459,7 +459,14 @@ CELERY_BEAT_SCHEDULE = {
         "task": "games.tasks.purge_idempotency_records",
         "schedule": crontab(hour=4, minute=17),
     },
+    "nightly-notification-pruning": {
+        "task": "notifications.tasks.prune_delivered_notifications",
+        "schedule": crontab(hour=4, minute=37),
+    },
 }
+#: Days a delivered notification (email and push done) stays in the in-app list before the
+#: nightly task deletes it; the action log keeps the game's story for good.
+NOTIFICATION_RETENTION_DAYS = env.int("NOTIFICATION_RETENTION_DAYS", default=30)
 # Ratings of finished games whose on-commit task was lost.
 CELERY_BEAT_SCHEDULE["apply-pending-ratings"] = {
     "task": "games.ratings.apply_pending_ratings",

@@ -492,3 +492,23 @@ def pending_email_reply_ids(limit: int = 500) -> list[int]:
     return list(_claimable(EmailReply.objects.filter(email_status=EmailStatus.PENDING),
                            timezone.now())
                 .order_by("created_at").values_list("pk", flat=True)[:limit])
+
+
+#: Rows deleted per statement when pruning, so no one statement holds many row locks for long.
+PRUNE_CHUNK = 5000
+#: Neither channel is still waiting to send (pending, or held for a digest).
+_UNSENT = (EmailStatus.PENDING, EmailStatus.DIGEST)
+
+
+def notifications_prune(*, now: datetime | None = None) -> int:
+    """Deletes the notifications older than NOTIFICATION_RETENTION_DAYS whose email and push
+    are done with (sent, skipped or failed); read or not, they have left the in-app list's
+    useful span. One still waiting on a channel stays until it is sent. Returns how many."""
+    now = now or timezone.now()
+    cutoff = now - timedelta(days=settings.NOTIFICATION_RETENTION_DAYS)
+    done = (Notification.objects.filter(created_at__lt=cutoff)
+            .exclude(email_status__in=_UNSENT).exclude(push_status__in=_UNSENT))
+    deleted = 0
+    while ids := list(done.order_by().values_list("pk", flat=True)[:PRUNE_CHUNK]):
+        deleted += Notification.objects.filter(pk__in=ids).delete()[0]
+    return deleted

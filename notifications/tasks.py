@@ -53,6 +53,12 @@ def deliver_pending_notifications() -> int:
 
 
 @shared_task(**BEAT_LIMITS)
+def prune_delivered_notifications() -> int:
+    """Beat, nightly: notifications past their retention period and delivered are deleted."""
+    return services.notifications_prune()
+
+
+@shared_task(**BEAT_LIMITS)
 def send_digests() -> int:
     return services.digests_send()
 
