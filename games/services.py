@@ -1027,7 +1027,6 @@ def deadlines_sweep_games(*, game_ids: list[int], now: datetime | None = None) -
                         .filter(pk=game_id, status=GameStatus.ACTIVE).first())
                 if game is None:
                     continue
-                _skip_commit_flush()
                 engine = _engine_for(game.engine)
                 due = game.seats.select_related("user").filter(deadline_at__lte=now)
                 handled = 0
@@ -1042,17 +1041,6 @@ def deadlines_sweep_games(*, game_ids: list[int], now: datetime | None = None) -
             # and `manage.py check_games` lists the faulty one.
             report.faulty_games += 1
     return report
-
-
-def _skip_commit_flush() -> None:
-    """A sweep's commit need not wait for the WAL flush: if the server crashed in the fraction
-    of a second before the flush, the lost timeout is still due and the next sweep plays it.
-    This halves a timeout's cost on a busy disk. (PostgreSQL only; SQLite has no such knob.)"""
-    from django.db import connection
-
-    if connection.vendor == "postgresql":
-        with connection.cursor() as cursor:
-            cursor.execute("SET LOCAL synchronous_commit TO OFF")
 
 
 def deadlines_sweep(*, now: datetime | None = None, limit: int | None = None) -> SweepReport:
