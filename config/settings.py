@@ -136,6 +136,10 @@ DATABASES["default"]["CONN_MAX_AGE"] = env.int("DATABASE_CONN_MAX_AGE", default=
 # A reused connection that PostgreSQL dropped (restart, failover) is replaced before the request
 # uses it, instead of failing that request.
 DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
+# Behind PgBouncer in transaction mode a server-side cursor (`.iterator()`) may meet another
+# server connection on its next fetch: set this there (docs/scaling.md).
+DATABASES["default"]["DISABLE_SERVER_SIDE_CURSORS"] = env.bool(
+    "DATABASE_DISABLE_SERVER_SIDE_CURSORS", default=False)
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # Web, worker and beat share one SQLite file: wait for locks instead of failing at once.
     DATABASES["default"]["CONN_MAX_AGE"] = 0
