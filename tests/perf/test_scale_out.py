@@ -82,7 +82,11 @@ def test_three_web_processes_three_workers_and_beat(worker_queue, benchmark, tmp
     env = {**worker_queue["env"], "DATABASE_URL": database_url(), "DJANGO_DEBUG": "false",
            "DJANGO_SECRET_KEY": secrets.token_urlsafe(64), "DJANGO_SECURE_SSL_REDIRECT": "false",
            "DEADLINE_SWEEP_SECONDS": str(SWEEP_SECONDS), "GUNICORN_WORKERS": "1",
-           "API_THROTTLE_USER": "100000/min"}
+           "API_THROTTLE_USER": "100000/min",
+           # Under the ASGI server each request's synchronous part runs in a thread of its own,
+           # so a kept connection is never reused nor closed (docs/scaling.md): connect per
+           # request, as behind PgBouncer.
+           "DATABASE_CONN_MAX_AGE": "0"}
     processes, bases = [], []
     try:
         for number in range(WEB_PROCESSES):
@@ -103,7 +107,8 @@ def test_three_web_processes_three_workers_and_beat(worker_queue, benchmark, tmp
 
         # The due games' seats fall due just as the load starts.
         due_ids = [game.pk for game, _ in due]
-        Seat.objects.filter(game_id__in=due_ids).update(deadline_at=timezone.now())
+        due_at = timezone.now()
+        Seat.objects.filter(game_id__in=due_ids).update(deadline_at=due_at)
         plan = tmp_path / "plan.json"
         plan.write_text(json.dumps({"bases": bases, "seats": seats, "threads": THREADS,
                                     "max_moves": MAX_MOVES, "seconds": SECONDS}))
@@ -129,7 +134,8 @@ def test_three_web_processes_three_workers_and_beat(worker_queue, benchmark, tmp
         due_seats = 3 * DUE_GAMES
         assert wait_for(lambda: Action.objects.filter(game_id__in=due_ids, source="timeout")
                         .count() >= due_seats, timeout=180), "beat and the workers did not sweep"
-        swept_seconds = time.perf_counter() - started
+        swept_seconds = (Action.objects.filter(game_id__in=due_ids, source="timeout")
+                         .latest("created_at").created_at - due_at).total_seconds()
         all_ids = [game.pk for game, _ in played] + due_ids
         assert wait_for(lambda: not Game.objects.filter(pk__in=all_ids,
                                                         needs_resolution=True).exists(),
@@ -169,7 +175,8 @@ def test_three_web_processes_three_workers_and_beat(worker_queue, benchmark, tmp
         "web_cpu_ms_per_move": round(1000 * web_cpu / max(results["moves"], 1), 1),
         "worker_cpu_seconds_during_load": round(worker_cpu, 1),
         "resolutions": resolutions, "due_seats": due_seats,
-        "all_due_seats_timed_out_after_seconds": round(swept_seconds, 1),
+        # From the deadline to the last of the due seats' timeouts, under the moves' load.
+        "last_due_seat_timed_out_after_seconds": round(swept_seconds, 1),
         "load_average": os.getloadavg()[0],
     }
     cost_table.record("scale-out: moves/s (3 web, 3 workers)", report["moves_per_second"],
@@ -178,8 +185,9 @@ def test_three_web_processes_three_workers_and_beat(worker_queue, benchmark, tmp
                                       f"{report['web_cpu_ms_per_move']} ms a move, 0 errors")
     cost_table.record("scale-out: resolutions, exactly once", resolutions, "resolutions",
                       note=f"{GAMES} 7 Wonders games for 3; each when due, none twice")
-    cost_table.record("scale-out: due seats all timed out", swept_seconds, "s",
-                      note=f"{due_seats} seats, beat every {SWEEP_SECONDS} s, each once")
+    cost_table.record("scale-out: last due seat timed out", swept_seconds, "s after deadline",
+                      note=f"{due_seats} seats due at once, beat every {SWEEP_SECONDS} s, "
+                           f"each timed out once")
     out = cost_table.artifacts_dir()
     out.mkdir(parents=True, exist_ok=True)
     (out / "scale-out.json").write_text(json.dumps(report, indent=2))
