@@ -1,5 +1,6 @@
-"""Two real Celery workers race for the same deadline batches (the beat fan-out queued twice):
-every due seat is timed out exactly once, and both workers took part."""
+"""Two real Celery workers race for the same deadline batches (the beat fan-out queued twice),
+and the batches come once more later (a redelivery): every due seat is timed out exactly once,
+every batch succeeds, and both workers took part."""
 
 from __future__ import annotations
 
@@ -43,6 +44,13 @@ def test_two_workers_racing_for_the_same_batches_time_out_each_seat_once(worker_
     assert wait_for(lambda: not Game.objects.filter(pk__in=[g.pk for g in games],
                                                     needs_resolution=True).exists(), timeout=60)
     assert wait_for(lambda: _batches_done(worker_queue) == 2 * (GAMES // 3), timeout=60)
+    # A batch delivered again long after (a redelivery): the seats now wait for the next
+    # round with deadlines ahead, so nothing is due and nothing is timed out again.
+    due_ids = services.deadlines_due_game_ids()
+    assert due_ids == []
+    for start in range(0, GAMES, 3):
+        tasks.sweep_deadline_batch.delay([game.pk for game in games[start:start + 3]])
+    assert wait_for(lambda: _batches_done(worker_queue) == 3 * (GAMES // 3), timeout=60)
 
     assert Action.objects.filter(source="timeout").count() == due_seats
     assert DeadlineRecord.objects.filter(outcome="timeout").count() == due_seats
