@@ -8,12 +8,15 @@ for a bounded time; run it niced: `nice -n 10 make bench PYTEST_ARGS=...` (see R
     TURNPOST_BENCH_PER_GAME  streams per game (default 20)
     TURNPOST_BENCH_MOVES_PER_SECOND, TURNPOST_BENCH_SECONDS  the move load (50/s for 20 s)
     TURNPOST_BENCH_WORKERS   gunicorn workers (default 2, one per core)
+    TURNPOST_BENCH_PY_SPY    path of a py-spy binary: profile the workers while the moves are
+                             made (collapsed stacks in TEST_ARTIFACTS_DIR/stream-profile-*.txt)
 """
 
 from __future__ import annotations
 
 import json
 import os
+import resource
 import secrets
 import signal
 import statistics
@@ -50,6 +53,33 @@ def _rss_kib(pid: int) -> int:
         if line.startswith("VmRSS:"):
             return int(line.split()[1])
     return 0
+
+
+def _machine_cpu() -> tuple[int, int]:
+    """(busy, total) clock ticks of all cores since boot, from /proc/stat."""
+    ticks = [int(value) for value in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
+    idle = ticks[3] + ticks[4]  # idle and iowait
+    return sum(ticks) - idle, sum(ticks)
+
+
+def _children_cpu_seconds() -> float:
+    """CPU time of this process's waited-for children (the movers, once they have exited)."""
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def _profile(pids: list[int]) -> list[subprocess.Popen]:
+    """py-spy on each worker for the length of the move load (TURNPOST_BENCH_PY_SPY)."""
+    py_spy = os.environ.get("TURNPOST_BENCH_PY_SPY")
+    if not py_spy:
+        return []
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    return [subprocess.Popen([py_spy, "record", "--format", "raw", "--rate", "50",
+                              "--nonblocking", "--duration", str(int(SECONDS)),
+                              "--pid", str(pid),
+                              "--output", str(ARTIFACTS / f"stream-profile-{index}.txt")],
+                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            for index, pid in enumerate(pids)]
 
 
 def _workers(master: int) -> list[int]:
@@ -145,17 +175,23 @@ def test_stream_capacity_and_delivery_latency(benchmark, settings, tmp_path):
         time.sleep(2)
         rss_open = _workers_rss_kib(server.pid)
         cpu_before = (sum(_cpu_seconds(pid) for pid in _workers(server.pid)),
-                      _cpu_seconds(clients.pid))
+                      _cpu_seconds(clients.pid), _children_cpu_seconds(), _machine_cpu())
 
         mover_env = {**os.environ, "DATABASE_URL": database_url(), "DATA_DIR": str(tmp_path),
                      "EVENTS_CHANNEL_PREFIX": prefix}
+        profilers = _profile(_workers(server.pid))
         made = benchmark.pedantic(_make_moves, args=(game_ids, tmp_path, mover_env), rounds=1,
                                   iterations=1)
         commits = sorted(committed for *_, committed in made)
         moving_seconds = commits[-1] - commits[0]
         time.sleep(3)  # the last moves reach their streams
+        machine = _machine_cpu()
         cpu_used = (sum(_cpu_seconds(pid) for pid in _workers(server.pid)) - cpu_before[0],
-                    _cpu_seconds(clients.pid) - cpu_before[1])
+                    _cpu_seconds(clients.pid) - cpu_before[1],
+                    _children_cpu_seconds() - cpu_before[2],
+                    (machine[0] - cpu_before[3][0]) / max(machine[1] - cpu_before[3][1], 1))
+        for profiler in profilers:
+            profiler.wait(60)
         load_average = os.getloadavg()[0]
         clients.send_signal(signal.SIGTERM)
         clients.wait(60)
@@ -187,6 +223,8 @@ def test_stream_capacity_and_delivery_latency(benchmark, settings, tmp_path):
         "latency_max_ms": round(latencies[-1] * 1000, 1),
         "server_cpu_seconds_during_moves": round(cpu_used[0], 1),
         "client_cpu_seconds_during_moves": round(cpu_used[1], 1),
+        "mover_cpu_seconds": round(cpu_used[2], 1),
+        "machine_cpu_busy_percent_during_moves": round(cpu_used[3] * 100),
         "machine_load_average_1min": round(load_average, 1), "cores": os.cpu_count(),
         "server_rss_before_mib": round(rss_before / 1024, 1),
         "server_rss_open_mib": round(rss_open / 1024, 1),
