@@ -32,6 +32,7 @@ from games import services
 from tests.factories import UserFactory
 from tests.live.conftest import database_url, free_port
 from tests.live.sse import SSEStream
+from tests.perf import cost_table
 from tests.perf.test_sweep_speed import ARTIFACTS
 
 pytestmark = [pytest.mark.postgres, pytest.mark.redis, pytest.mark.django_db(transaction=True)]
@@ -224,6 +225,10 @@ def test_stream_capacity_and_delivery_latency(benchmark, settings, tmp_path):
         "server_cpu_seconds_during_moves": round(cpu_used[0], 1),
         "client_cpu_seconds_during_moves": round(cpu_used[1], 1),
         "mover_cpu_seconds": round(cpu_used[2], 1),
+        # What each move costs, whatever else the machine was doing: the stream side (both
+        # workers, every stream of the game), and the service making it (the movers).
+        "server_cpu_ms_per_move": round(cpu_used[0] * 1000 / len(made), 2),
+        "mover_cpu_ms_per_move": round(cpu_used[2] * 1000 / len(made), 2),
         "machine_cpu_busy_percent_during_moves": round(cpu_used[3] * 100),
         "machine_load_average_1min": round(load_average, 1), "cores": os.cpu_count(),
         "server_rss_before_mib": round(rss_before / 1024, 1),
@@ -234,5 +239,18 @@ def test_stream_capacity_and_delivery_latency(benchmark, settings, tmp_path):
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     (ARTIFACTS / "stream-capacity.json").write_text(json.dumps(report, indent=2))
     print("\n" + json.dumps(report, indent=2))
+    rate = f"{RATE:g}/s target, {report['moves_per_second_made']}/s made"
+    setting = (f"{report['streams_held']} streams, {WORKERS} workers, load "
+               f"{report['machine_load_average_1min']}")
+    cost_table.record(f"stream move p50 at {RATE:g} moves/s", report["latency_p50_ms"], "ms",
+                      note=f"{rate}; {setting}")
+    cost_table.record(f"stream move p95 at {RATE:g} moves/s", report["latency_p95_ms"], "ms",
+                      note=f"{rate}; {setting}")
+    cost_table.record("stream server CPU per move", report["server_cpu_ms_per_move"], "ms",
+                      note=f"{PER_GAME} streams of the game, all workers; {rate}")
+    cost_table.record("stream bench mover CPU per move", report["mover_cpu_ms_per_move"], "ms",
+                      note="game_action_submit in the mover process")
+    cost_table.record("server memory per open stream", report["kib_per_open_stream"], "KiB",
+                      note=setting)
     assert results["open"] == len(game_ids) * PER_GAME, report
     assert len(latencies) == expected, report
