@@ -170,8 +170,14 @@ async def _game_events(game_id: int, seat: int | None, snapshot: dict,
         yield f"retry: {RECONNECT_MILLISECONDS}\n\n" + first
         del first
         facts = await hub.game_facts(game_id, None)
+        # True after an event from the bus: the game may already be further on (a move with
+        # several log entries), but their messages are on their way, each rendered once per
+        # process; reading the log here would be a query for every stream.
+        from_bus = False
         while facts is not None:
-            if facts.version > last:  # resuming, or a message was missed: read the log
+            if from_bus:
+                pass
+            elif facts.version > last:  # resuming, or a message was missed: read the log
                 for entry in await live.db_call(live.load_log_entries)(game_id, last):
                     yield sse(_change(facts, entry, seat), "move", entry.sequence)
                     last = entry.sequence
@@ -202,8 +208,11 @@ async def _game_events(game_id: int, seat: int | None, snapshot: dict,
                     yield event
                     last = version
                     shown = (facts.status, facts.awaiting, facts.seats_taken)
+                    from_bus = True
                     continue
+            # A status change, or a gap (a message was lost): look at the game itself.
             facts = await hub.game_facts(game_id, None)
+            from_bus = False
     finally:
         hub.unsubscribe(key, queue)
 

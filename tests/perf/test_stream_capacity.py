@@ -8,6 +8,9 @@ for a bounded time; run it niced: `nice -n 10 make bench PYTEST_ARGS=...` (see R
     TURNPOST_BENCH_PER_GAME  streams per game (default 20)
     TURNPOST_BENCH_MOVES_PER_SECOND, TURNPOST_BENCH_SECONDS  the move load (50/s for 20 s)
     TURNPOST_BENCH_WORKERS   gunicorn workers (default 2, one per core)
+    TURNPOST_BENCH_STREAM_SIDE_ONLY=1  the moves are made first, unheard (on another channel
+                             prefix), then announced at the rate by tests/perf/stream_publish.py:
+                             the streams' latency without the moves' own CPU on the same cores
     TURNPOST_BENCH_PY_SPY    path of a py-spy binary: profile the workers while the moves are
                              made (collapsed stacks in TEST_ARTIFACTS_DIR/stream-profile-*.txt)
 """
@@ -45,6 +48,7 @@ SECONDS = float(os.environ.get("TURNPOST_BENCH_SECONDS", "20"))
 WORKERS = int(os.environ.get("TURNPOST_BENCH_WORKERS", "2"))
 MOVER_PROCESSES = int(os.environ.get("TURNPOST_BENCH_MOVERS", "2"))
 MOVER_THREADS = int(os.environ.get("TURNPOST_BENCH_MOVER_THREADS", "8"))
+STREAM_SIDE_ONLY = os.environ.get("TURNPOST_BENCH_STREAM_SIDE_ONLY") == "1"
 #: The movers import Django before the first move is due.
 MOVERS_START_SECONDS = 8
 
@@ -123,11 +127,11 @@ def _games(count: int) -> list[int]:
     return ids
 
 
-def _make_moves(game_ids: list[int], tmp_path, env: dict) -> list[list]:
-    """RATE moves a second for SECONDS, made by MOVER_PROCESSES processes through the service
-    (one process cannot make 50 a second: each move is CPU work in Python)."""
+def _make_moves(game_ids: list[int], tmp_path, env: dict, rate: float = RATE) -> list[list]:
+    """`rate` moves a second, RATE * SECONDS in all, made by MOVER_PROCESSES processes through
+    the service (one process cannot make 50 a second: each move is CPU work in Python)."""
     plan = tmp_path / "plan.json"
-    plan.write_text(json.dumps({"games": game_ids, "rate": RATE,
+    plan.write_text(json.dumps({"games": game_ids, "rate": rate,
                                 "start": time.time() + MOVERS_START_SECONDS,
                                 "total": int(RATE * SECONDS), "processes": MOVER_PROCESSES,
                                 "threads": MOVER_THREADS}))
@@ -139,6 +143,20 @@ def _make_moves(game_ids: list[int], tmp_path, env: dict) -> list[list]:
         assert mover.wait(SECONDS * 20 + 60) == 0
     return [made for index in range(MOVER_PROCESSES)
             for made in json.loads((tmp_path / f"moves-{index}.json").read_text())]
+
+
+def _announce_moves(made: list[list], tmp_path, prefix: str) -> list[list]:
+    """The moves made beforehand, announced on the bus at RATE (STREAM_SIDE_ONLY)."""
+    plan = tmp_path / "announce.json"
+    plan.write_text(json.dumps({"moves": sorted(made, key=lambda move: move[3]), "rate": RATE,
+                                "start": time.time() + 1}))
+    results = tmp_path / "announced.json"
+    from django.conf import settings
+
+    subprocess.run([sys.executable, "-m", "tests.perf.stream_publish", settings.REDIS_URL,
+                    prefix, str(plan), str(results)], cwd=ROOT, check=True,
+                   timeout=SECONDS * 5 + 60)
+    return json.loads(results.read_text())
 
 
 def test_stream_capacity_and_delivery_latency(benchmark, settings, tmp_path):
@@ -180,9 +198,19 @@ def test_stream_capacity_and_delivery_latency(benchmark, settings, tmp_path):
 
         mover_env = {**os.environ, "DATABASE_URL": database_url(), "DATA_DIR": str(tmp_path),
                      "EVENTS_CHANNEL_PREFIX": prefix}
+        if STREAM_SIDE_ONLY:
+            # Made as fast as the movers go, on channels nobody hears; announced below.
+            made_unheard = _make_moves(game_ids, tmp_path, {
+                **mover_env, "EVENTS_CHANNEL_PREFIX": f"{prefix}-unheard"}, rate=1000)
+            cpu_before = (sum(_cpu_seconds(pid) for pid in _workers(server.pid)),
+                          _cpu_seconds(clients.pid), _children_cpu_seconds(), _machine_cpu())
         profilers = _profile(_workers(server.pid))
-        made = benchmark.pedantic(_make_moves, args=(game_ids, tmp_path, mover_env), rounds=1,
-                                  iterations=1)
+        if STREAM_SIDE_ONLY:
+            made = benchmark.pedantic(_announce_moves, args=(made_unheard, tmp_path, prefix),
+                                      rounds=1, iterations=1)
+        else:
+            made = benchmark.pedantic(_make_moves, args=(game_ids, tmp_path, mover_env),
+                                      rounds=1, iterations=1)
         commits = sorted(committed for *_, committed in made)
         moving_seconds = commits[-1] - commits[0]
         time.sleep(3)  # the last moves reach their streams
@@ -217,6 +245,7 @@ def test_stream_capacity_and_delivery_latency(benchmark, settings, tmp_path):
         "streams_requested": len(game_ids) * PER_GAME, "streams_held": results["open"],
         "streams_open_before_moves": held_at_start, "streams_failed": results["failed"],
         "seconds_to_open_all": round(open_seconds, 1), "workers": WORKERS,
+        "stream_side_only": STREAM_SIDE_ONLY,
         "moves": len(made), "moves_per_second_target": RATE, "seconds": SECONDS,
         "moves_per_second_made": round(len(made) / moving_seconds, 1),
         "deliveries_expected": expected, "deliveries": len(latencies),
@@ -242,14 +271,16 @@ def test_stream_capacity_and_delivery_latency(benchmark, settings, tmp_path):
     rate = f"{RATE:g}/s target, {report['moves_per_second_made']}/s made"
     setting = (f"{report['streams_held']} streams, {WORKERS} workers, load "
                f"{report['machine_load_average_1min']}")
-    cost_table.record(f"stream move p50 at {RATE:g} moves/s", report["latency_p50_ms"], "ms",
+    mode = " (stream side only)" if STREAM_SIDE_ONLY else ""
+    cost_table.record(f"stream move p50 at {RATE:g} moves/s{mode}", report["latency_p50_ms"], "ms",
                       note=f"{rate}; {setting}")
-    cost_table.record(f"stream move p95 at {RATE:g} moves/s", report["latency_p95_ms"], "ms",
+    cost_table.record(f"stream move p95 at {RATE:g} moves/s{mode}", report["latency_p95_ms"], "ms",
                       note=f"{rate}; {setting}")
     cost_table.record("stream server CPU per move", report["server_cpu_ms_per_move"], "ms",
                       note=f"{PER_GAME} streams of the game, all workers; {rate}")
-    cost_table.record("stream bench mover CPU per move", report["mover_cpu_ms_per_move"], "ms",
-                      note="game_action_submit in the mover process")
+    if not STREAM_SIDE_ONLY:
+        cost_table.record("stream bench mover CPU per move", report["mover_cpu_ms_per_move"],
+                          "ms", note="game_action_submit in the mover process")
     cost_table.record("server memory per open stream", report["kib_per_open_stream"], "KiB",
                       note=setting)
     assert results["open"] == len(game_ids) * PER_GAME, report
