@@ -33,6 +33,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from config.celery import publish_after_commit
+from games.moderation import MODERATE_GAMES
 from notifications.models import (
     Notification,
     NotificationKind,
@@ -55,8 +56,6 @@ GAME_WEBHOOK_KINDS = {
 #: At most this many webhooks per player, and per game.
 MAX_WEBHOOKS = 10
 MAX_GAME_WEBHOOKS = 5
-#: Moderators may add webhooks to any game (as they moderate any game).
-MODERATE_GAMES = "games.moderate_game"
 CLAIM_LEASE = timedelta(minutes=2)
 
 
@@ -102,7 +101,8 @@ def check_target(url: str) -> None:
 
 
 def can_host(user, game) -> bool:
-    """Who may add webhooks to a game and manage them: its creator and moderators."""
+    """Who may add webhooks to a game and manage them: its creator and moderators (who may
+    act on any game)."""
     return user.is_authenticated and user.is_active and (
         game.created_by_id == user.pk or user.has_perm(MODERATE_GAMES))
 
@@ -288,7 +288,7 @@ def queue_for_game(*, game, kind: str, seats: list[int] | None = None,
     if kind == "chat" and not game.allow_spectators:
         return 0
     webhooks = [hook for hook in Webhook.objects.filter(game_id=game.pk, active=True)
-                if kind in hook.kinds]
+                .select_related("user") if kind in hook.kinds]
     if not webhooks:
         return 0
     if kind == "turn" and not game.seats.filter(number__in=seats or [], is_bot=False,

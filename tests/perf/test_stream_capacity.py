@@ -43,7 +43,9 @@ pytestmark = [pytest.mark.postgres, pytest.mark.redis, pytest.mark.django_db(tra
 ROOT = Path(__file__).resolve().parents[2]
 STREAMS = int(os.environ.get("TURNPOST_BENCH_STREAMS", "2000"))
 PER_GAME = int(os.environ.get("TURNPOST_BENCH_PER_GAME", "20"))
-RATE = float(os.environ.get("TURNPOST_BENCH_MOVES_PER_SECOND", "50"))
+#: One run per rate, each with its own games, server and streams, rows side by side.
+RATES = [float(rate) for rate in
+         os.environ.get("TURNPOST_BENCH_MOVES_PER_SECOND", "10,25,50").split(",")]
 SECONDS = float(os.environ.get("TURNPOST_BENCH_SECONDS", "20"))
 WORKERS = int(os.environ.get("TURNPOST_BENCH_WORKERS", "2"))
 MOVER_PROCESSES = int(os.environ.get("TURNPOST_BENCH_MOVERS", "2"))
@@ -127,13 +129,14 @@ def _games(count: int) -> list[int]:
     return ids
 
 
-def _make_moves(game_ids: list[int], tmp_path, env: dict, rate: float = RATE) -> list[list]:
-    """`rate` moves a second, RATE * SECONDS in all, made by MOVER_PROCESSES processes through
+def _make_moves(game_ids: list[int], tmp_path, env: dict, rate: float,
+                total: int) -> list[list]:
+    """`rate` moves a second, `total` in all, made by MOVER_PROCESSES processes through
     the service (one process cannot make 50 a second: each move is CPU work in Python)."""
     plan = tmp_path / "plan.json"
     plan.write_text(json.dumps({"games": game_ids, "rate": rate,
                                 "start": time.time() + MOVERS_START_SECONDS,
-                                "total": int(RATE * SECONDS), "processes": MOVER_PROCESSES,
+                                "total": total, "processes": MOVER_PROCESSES,
                                 "threads": MOVER_THREADS}))
     movers = [subprocess.Popen([sys.executable, "-m", "tests.perf.stream_moves", str(plan),
                                 str(index), str(tmp_path / f"moves-{index}.json")],
@@ -145,10 +148,10 @@ def _make_moves(game_ids: list[int], tmp_path, env: dict, rate: float = RATE) ->
             for made in json.loads((tmp_path / f"moves-{index}.json").read_text())]
 
 
-def _announce_moves(made: list[list], tmp_path, prefix: str) -> list[list]:
-    """The moves made beforehand, announced on the bus at RATE (STREAM_SIDE_ONLY)."""
+def _announce_moves(made: list[list], tmp_path, prefix: str, rate: float) -> list[list]:
+    """The moves made beforehand, announced on the bus at `rate` (STREAM_SIDE_ONLY)."""
     plan = tmp_path / "announce.json"
-    plan.write_text(json.dumps({"moves": sorted(made, key=lambda move: move[3]), "rate": RATE,
+    plan.write_text(json.dumps({"moves": sorted(made, key=lambda move: move[3]), "rate": rate,
                                 "start": time.time() + 1}))
     results = tmp_path / "announced.json"
     from django.conf import settings
@@ -159,7 +162,8 @@ def _announce_moves(made: list[list], tmp_path, prefix: str) -> list[list]:
     return json.loads(results.read_text())
 
 
-def test_stream_capacity_and_delivery_latency(benchmark, settings, tmp_path):
+@pytest.mark.parametrize("rate", RATES, ids=[f"{rate:g}-moves-per-second" for rate in RATES])
+def test_stream_capacity_and_delivery_latency(benchmark, settings, tmp_path, rate):
     if benchmark.disabled:
         pytest.skip("a load test: `make bench` runs it")
     settings.EVENTS_CHANNEL_PREFIX = prefix = f"bench-{uuid.uuid4().hex[:10]}"
@@ -201,15 +205,18 @@ def test_stream_capacity_and_delivery_latency(benchmark, settings, tmp_path):
         if STREAM_SIDE_ONLY:
             # Made as fast as the movers go, on channels nobody hears; announced below.
             made_unheard = _make_moves(game_ids, tmp_path, {
-                **mover_env, "EVENTS_CHANNEL_PREFIX": f"{prefix}-unheard"}, rate=1000)
+                **mover_env, "EVENTS_CHANNEL_PREFIX": f"{prefix}-unheard"}, 1000,
+                int(rate * SECONDS))
             cpu_before = (sum(_cpu_seconds(pid) for pid in _workers(server.pid)),
                           _cpu_seconds(clients.pid), _children_cpu_seconds(), _machine_cpu())
         profilers = _profile(_workers(server.pid))
         if STREAM_SIDE_ONLY:
-            made = benchmark.pedantic(_announce_moves, args=(made_unheard, tmp_path, prefix),
+            made = benchmark.pedantic(_announce_moves,
+                                      args=(made_unheard, tmp_path, prefix, rate),
                                       rounds=1, iterations=1)
         else:
-            made = benchmark.pedantic(_make_moves, args=(game_ids, tmp_path, mover_env),
+            made = benchmark.pedantic(_make_moves, args=(game_ids, tmp_path, mover_env, rate,
+                                                         int(rate * SECONDS)),
                                       rounds=1, iterations=1)
         commits = sorted(committed for *_, committed in made)
         moving_seconds = commits[-1] - commits[0]
@@ -246,7 +253,7 @@ def test_stream_capacity_and_delivery_latency(benchmark, settings, tmp_path):
         "streams_open_before_moves": held_at_start, "streams_failed": results["failed"],
         "seconds_to_open_all": round(open_seconds, 1), "workers": WORKERS,
         "stream_side_only": STREAM_SIDE_ONLY,
-        "moves": len(made), "moves_per_second_target": RATE, "seconds": SECONDS,
+        "moves": len(made), "moves_per_second_target": rate, "seconds": SECONDS,
         "moves_per_second_made": round(len(made) / moving_seconds, 1),
         "deliveries_expected": expected, "deliveries": len(latencies),
         "latency_p50_ms": round(p50 * 1000, 1), "latency_p95_ms": round(p95 * 1000, 1),
@@ -265,23 +272,26 @@ def test_stream_capacity_and_delivery_latency(benchmark, settings, tmp_path):
         "kib_per_open_stream": round((rss_open - rss_before) / max(held_at_start, 1), 1),
     }
     benchmark.extra_info.update(report)
+    mode = " (stream side only)" if STREAM_SIDE_ONLY else ""
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    (ARTIFACTS / "stream-capacity.json").write_text(json.dumps(report, indent=2))
+    name = f"stream-capacity-{rate:g}{'-stream-side' if STREAM_SIDE_ONLY else ''}.json"
+    (ARTIFACTS / name).write_text(json.dumps(report, indent=2))
     print("\n" + json.dumps(report, indent=2))
-    rate = f"{RATE:g}/s target, {report['moves_per_second_made']}/s made"
+    made_rate = f"{rate:g}/s target, {report['moves_per_second_made']}/s made"
     setting = (f"{report['streams_held']} streams, {WORKERS} workers, load "
                f"{report['machine_load_average_1min']}")
-    mode = " (stream side only)" if STREAM_SIDE_ONLY else ""
-    cost_table.record(f"stream move p50 at {RATE:g} moves/s{mode}", report["latency_p50_ms"], "ms",
-                      note=f"{rate}; {setting}")
-    cost_table.record(f"stream move p95 at {RATE:g} moves/s{mode}", report["latency_p95_ms"], "ms",
-                      note=f"{rate}; {setting}")
-    cost_table.record("stream server CPU per move", report["server_cpu_ms_per_move"], "ms",
-                      note=f"{PER_GAME} streams of the game, all workers; {rate}")
-    if not STREAM_SIDE_ONLY:
-        cost_table.record("stream bench mover CPU per move", report["mover_cpu_ms_per_move"],
-                          "ms", note="game_action_submit in the mover process")
-    cost_table.record("server memory per open stream", report["kib_per_open_stream"], "KiB",
-                      note=setting)
+    for row, key, unit, note in [
+            (f"stream move p50 at {rate:g} moves/s", "latency_p50_ms", "ms",
+             f"{made_rate}; {setting}"),
+            (f"stream move p95 at {rate:g} moves/s", "latency_p95_ms", "ms",
+             f"{made_rate}; {setting}"),
+            (f"stream server CPU/move at {rate:g}/s", "server_cpu_ms_per_move", "ms",
+             f"{PER_GAME} streams of the game, all workers; {made_rate}"),
+            (f"stream bench mover CPU/move {rate:g}/s", "mover_cpu_ms_per_move", "ms",
+             "game_action_submit in the mover processes"),
+            (f"memory per open stream at {rate:g}/s", "kib_per_open_stream", "KiB", setting)]:
+        if STREAM_SIDE_ONLY and key == "mover_cpu_ms_per_move":
+            continue  # the moves were made before the measurement
+        cost_table.record(row + mode, report[key], unit, note=note)
     assert results["open"] == len(game_ids) * PER_GAME, report
     assert len(latencies) == expected, report
