@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from django.db.models import Exists, OuterRef
 from django.db.models.signals import post_save
 from django.dispatch import receiver
 from django.utils import timezone
@@ -9,7 +10,7 @@ from django.utils import timezone
 from games.events import game_event, player_event
 from games.models import ChatMessage, Game, Seat
 from notifications import webhooks
-from notifications.models import NotificationKind
+from notifications.models import NotificationKind, Webhook
 from notifications.services import notify
 
 #: Game events that a game's own webhooks are told about (GAME_WEBHOOK_KINDS).
@@ -37,8 +38,10 @@ def _your_turn(game: Game, seat: Seat, now) -> None:
 @receiver(game_event, dispatch_uid="notifications.game_event")
 def on_game_event(sender, *, game_id: int, kind: str, seats: list[int], **extra) -> None:
     now = timezone.now()
-    game = Game.objects.get(pk=game_id)
-    if kind in GAME_WEBHOOK_EVENTS:
+    # Whether the game has webhooks comes with the game row: no query of its own on each move.
+    game = Game.objects.annotate(has_webhooks=Exists(
+        Webhook.objects.filter(game_id=OuterRef("pk"), active=True))).get(pk=game_id)
+    if kind in GAME_WEBHOOK_EVENTS and game.has_webhooks:
         webhooks.queue_for_game(game=game, kind=GAME_WEBHOOK_EVENTS[kind], seats=seats)
     if kind == "started":
         awaiting = set(extra.get("awaiting", []))

@@ -200,8 +200,10 @@ def test_stream_capacity_and_delivery_latency(benchmark, settings, tmp_path, rat
         cpu_before = (sum(_cpu_seconds(pid) for pid in _workers(server.pid)),
                       _cpu_seconds(clients.pid), _children_cpu_seconds(), _machine_cpu())
 
+        # As in production: with DEBUG on, Django would also keep every query in memory.
         mover_env = {**os.environ, "DATABASE_URL": database_url(), "DATA_DIR": str(tmp_path),
-                     "EVENTS_CHANNEL_PREFIX": prefix}
+                     "EVENTS_CHANNEL_PREFIX": prefix, "DJANGO_DEBUG": "false",
+                     "DJANGO_SECRET_KEY": secrets.token_urlsafe(64)}
         if STREAM_SIDE_ONLY:
             # Made as fast as the movers go, on channels nobody hears; announced below.
             made_unheard = _make_moves(game_ids, tmp_path, {
