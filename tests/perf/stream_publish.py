@@ -27,10 +27,11 @@ def main(redis_url: str, prefix: str, plan_path: str, results_path: str) -> None
         delay = plan["start"] + number / plan["rate"] - time.time()
         if delay > 0:
             time.sleep(delay)
+        announced_at = time.time()  # as a commit's time: before its messages go out
         for version in range(first, last + 1):
             client.publish(f"{prefix}:game:{game_id}", json.dumps(
                 {"game": game_id, "version": version, "action": None}, separators=(",", ":")))
-        published.append((game_id, first, last, time.time()))
+        published.append((game_id, first, last, announced_at))
     with open(results_path, "w") as out:
         json.dump(published, out)
 
