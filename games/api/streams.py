@@ -175,14 +175,12 @@ async def _game_events(game_id: int, seat: int | None, snapshot: dict,
         # process; reading the log here would be a query for every stream.
         from_bus = False
         while facts is not None:
-            if from_bus:
-                pass
-            elif facts.version > last:  # resuming, or a message was missed: read the log
+            if not from_bus and facts.version > last:  # resuming, or a missed message
                 for entry in await live.db_call(live.load_log_entries)(game_id, last):
                     yield sse(_change(facts, entry, seat), "move", entry.sequence)
                     last = entry.sequence
                 shown = (facts.status, facts.awaiting, facts.seats_taken)
-            elif (facts.status, facts.awaiting, facts.seats_taken) != shown:
+            elif not from_bus and (facts.status, facts.awaiting, facts.seats_taken) != shown:
                 shown = (facts.status, facts.awaiting, facts.seats_taken)
                 yield sse({**_change(facts, None, seat), "seats_taken": facts.seats_taken},
                           "status")
