@@ -6,7 +6,8 @@ for a bounded time; run it niced: `nice -n 10 make bench PYTEST_ARGS=...` (see R
 
     TURNPOST_BENCH_STREAMS   streams to open (default 2000)
     TURNPOST_BENCH_PER_GAME  streams per game (default 20)
-    TURNPOST_BENCH_MOVES_PER_SECOND, TURNPOST_BENCH_SECONDS  the move load (50/s for 20 s)
+    TURNPOST_BENCH_MOVES_PER_SECOND, TURNPOST_BENCH_SECONDS  the move load: comma-separated
+                             rates, one run each (10,25,50), for 20 s each
     TURNPOST_BENCH_WORKERS   gunicorn workers (default 2, one per core)
     TURNPOST_BENCH_STREAM_SIDE_ONLY=1  the moves are made first, unheard (on another channel
                              prefix), then announced at the rate by tests/perf/stream_publish.py:
@@ -304,7 +305,7 @@ def test_stream_capacity_and_delivery_latency(benchmark, settings, tmp_path, rat
             (f"stream server CPU/move at {rate:g}/s", "server_cpu_ms_per_move", "ms",
              f"{PER_GAME} streams of the game, all workers; {made_rate}"),
             (f"stream bench mover CPU/move {rate:g}/s", "mover_cpu_ms_per_move", "ms",
-             "game_action_submit in the mover processes"),
+             "game_action_submit in the movers, their start-up included"),
             (f"memory per open stream at {rate:g}/s", "kib_per_open_stream", "KiB", setting)]:
         if STREAM_SIDE_ONLY and key == "mover_cpu_ms_per_move":
             continue  # the moves were made before the measurement
