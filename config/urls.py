@@ -11,7 +11,7 @@ from drf_spectacular.views import (
 )
 
 from games.api.guide import writing_a_client
-from notifications import live_views
+from notifications import api_urls, live_views
 from notifications.streams import user_stream
 
 # Swagger UI and Redoc come from our static files (drf-spectacular-sidecar), so the docs work
@@ -32,6 +32,7 @@ urlpatterns = [
     # The player's own event stream lives with their notifications (games never imports them).
     re_path(r"^api/v1/stream/events/?$", user_stream, name="api-user-stream"),
     path("api/v1/me/webhooks/", include("notifications.api_urls")),
+    path("api/v1/games/<int:game_id>/webhooks/", include(api_urls.game_urlpatterns)),
     # Installing the site on a phone: the manifest, and the service worker at the root scope.
     path("manifest.webmanifest", live_views.manifest, name="web-manifest"),
     path("sw.js", live_views.service_worker, name="service-worker"),

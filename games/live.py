@@ -16,13 +16,15 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import threading
+import time
 import weakref
 from collections import OrderedDict, defaultdict
 from dataclasses import dataclass, field
 
 from asgiref.sync import sync_to_async
 from django.conf import settings
-from django.db import close_old_connections
+from django.db import DatabaseError, close_old_connections
 
 from games import bus
 
@@ -69,23 +71,32 @@ class GameFacts:
 
 
 def load_game_facts(game_id: int, sequence: int | None = None) -> GameFacts | None:
-    """The game's status now, and log entry `sequence` if asked (None if either is gone)."""
-    from games.models import Action, Game, Seat
+    """The game's status now, and log entry `sequence` if asked (None if either is gone).
+    One query (the game joined to its seats and that entry), as it runs once per move in each
+    worker."""
+    from django.db.models import FilteredRelation, Q
 
-    game = Game.objects.filter(pk=game_id).values("version", "status").first()
-    if game is None:
+    from games.models import Game
+
+    games = Game.objects.filter(pk=game_id).order_by()
+    columns = ["version", "status", "seats__id", "seats__number", "seats__deadline_at"]
+    if sequence is not None:
+        games = games.annotate(entry=FilteredRelation(
+            "actions", condition=Q(actions__sequence=sequence)))
+        columns += ["entry__sequence", "entry__seat_number", "entry__public_description",
+                    "entry__actor_description"]
+    rows = list(games.values_list(*columns))
+    if not rows:
         return None
-    seats = list(Seat.objects.filter(game_id=game_id).values_list("number", "deadline_at"))
+    version, status = rows[0][:2]
     entry = None
     if sequence is not None:
-        row = (Action.objects.filter(game_id=game_id, sequence=sequence)
-               .values("sequence", "seat_number", "public_description", "actor_description")
-               .first())
-        if row is None:
+        if rows[0][5] is None:
             return None
-        entry = LogEntry(**row)
+        entry = LogEntry(*rows[0][5:9])
+    seats = [row[3:5] for row in rows if row[2] is not None]
     return GameFacts(
-        game_id=game_id, version=game["version"], status=game["status"],
+        game_id=game_id, version=version, status=status,
         awaiting=tuple(sorted(number for number, deadline in seats if deadline is not None)),
         seats_taken=len(seats), entry=entry)
 
@@ -99,16 +110,29 @@ def load_log_entries(game_id: int, after: int, limit: int = 1000) -> list[LogEnt
             [:limit]]
 
 
+#: How often a worker thread lets the next query check its database connection (a round trip:
+#: CONN_HEALTH_CHECKS) and drops it past CONN_MAX_AGE; not at every call, as the facts of every
+#: move are read through here.
+CONNECTION_CHECK_SECONDS = 5.0
+_thread_state = threading.local()
+
+
 def db_call(function):
-    """Runs ORM code off the event loop, in a worker thread that returns its connection when
-    the connection is stale (the streams live for hours; CONN_MAX_AGE still applies)."""
+    """Runs ORM code off the event loop, in a worker thread whose connection is checked every
+    CONNECTION_CHECK_SECONDS and dropped after an error (the streams live for hours;
+    CONN_MAX_AGE still applies)."""
 
     def call(*args, **kwargs):
-        close_old_connections()
+        now = time.monotonic()
+        if now - getattr(_thread_state, "checked_at", -CONNECTION_CHECK_SECONDS) \
+                >= CONNECTION_CHECK_SECONDS:
+            close_old_connections()
+            _thread_state.checked_at = now
         try:
             return function(*args, **kwargs)
-        finally:
-            close_old_connections()
+        except DatabaseError:
+            close_old_connections()  # a broken connection is closed, not handed to the next call
+            raise
 
     return sync_to_async(call, thread_sensitive=False)
 
@@ -117,6 +141,7 @@ class Hub:
     def __init__(self) -> None:
         self._queues: dict[str, set[asyncio.Queue]] = defaultdict(set)
         self._task: asyncio.Task | None = None
+        self._heartbeats: asyncio.Task | None = None
         self._facts: OrderedDict[tuple[int, int | None], asyncio.Future] = OrderedDict()
 
     # ---- streams register here ----
@@ -171,9 +196,22 @@ class Hub:
     # ---- where messages come from ----
 
     def _ensure_listening(self) -> None:
+        loop = asyncio.get_running_loop()
         if self._task is None or self._task.done():
             listen = self._listen_redis if settings.REDIS_URL else self._poll_database
-            self._task = asyncio.get_running_loop().create_task(listen())
+            self._task = loop.create_task(listen())
+        if self._heartbeats is None or self._heartbeats.done():
+            self._heartbeats = loop.create_task(self._beat())
+
+    async def _beat(self) -> None:
+        """One timer for all streams of the process: every STREAM_HEARTBEAT_SECONDS each stream
+        is woken to send a comment line (a stream with events waiting needs none)."""
+        while True:
+            await asyncio.sleep(settings.STREAM_HEARTBEAT_SECONDS)
+            for queues in list(self._queues.values()):
+                for queue in list(queues):
+                    if queue.empty():
+                        queue.put_nowait(None)
 
     async def _listen_redis(self) -> None:
         import redis.asyncio as aioredis

@@ -1,8 +1,11 @@
-"""The player's webhooks through the API: `/api/v1/me/webhooks/` (list, register), `…/{id}/`
+"""Webhooks through the API: a player's own at `/api/v1/me/webhooks/` and a game's at
+`/api/v1/games/{game_id}/webhooks/` (its creator and moderators): list and register, `…/{id}/`
 (delete), `…/{id}/enable/` (turn back on), `…/{id}/deliveries/` (the delivery log)."""
 
 from __future__ import annotations
 
+from django.db.models import QuerySet
+from django.http import Http404
 from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status
@@ -12,8 +15,14 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from accounts.api.permissions import TokenScopeRequired
+from games.exceptions import NotAllowed
 from notifications import webhooks
 from notifications.models import Webhook, WebhookDelivery, WebhookFormat
+
+WEBHOOK_FIELDS = ["id", "url", "format", "kinds", "secret", "active", "consecutive_failures",
+                  "disabled_reason", "created_at"]
+READ_ONLY_FIELDS = ["id", "secret", "active", "consecutive_failures", "disabled_reason",
+                    "created_at"]
 
 
 class WebhookSerializer(serializers.ModelSerializer):
@@ -23,10 +32,21 @@ class WebhookSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = Webhook
-        fields = ["id", "url", "format", "kinds", "secret", "active", "consecutive_failures",
-                  "disabled_reason", "created_at"]
-        read_only_fields = ["id", "secret", "active", "consecutive_failures", "disabled_reason",
-                            "created_at"]
+        fields = WEBHOOK_FIELDS
+        read_only_fields = READ_ONLY_FIELDS
+
+
+class GameWebhookSerializer(WebhookSerializer):
+    """A game's webhook: `kinds` are the game's public events."""
+
+    kinds = serializers.ListField(child=serializers.ChoiceField(
+        choices=list(webhooks.GAME_WEBHOOK_KINDS)), allow_empty=False)
+    game = serializers.IntegerField(source="game_id", read_only=True)
+    registered_by = serializers.CharField(source="user.public_name", read_only=True)
+
+    class Meta(WebhookSerializer.Meta):
+        fields = [*WEBHOOK_FIELDS, "game", "registered_by"]
+        read_only_fields = [*READ_ONLY_FIELDS, "game", "registered_by"]
 
 
 class DeliverySerializer(serializers.ModelSerializer):
@@ -36,61 +56,128 @@ class DeliverySerializer(serializers.ModelSerializer):
                   "created_at", "delivered_at", "next_attempt_at", "body"]
 
 
-class WebhookListView(APIView):
+class _WebhookView(APIView):
+    """The caller's own webhooks; the game views below override `scope` for a game's."""
+
     permission_classes = [IsAuthenticated, TokenScopeRequired]
     serializer_class = WebhookSerializer
 
+    def scope(self, request, **kwargs) -> tuple[QuerySet, object]:
+        """The webhooks this request may see and change, and the game they belong to."""
+        return request.user.webhooks.filter(game=None), None
+
+    def hook(self, request, pk: int, **kwargs) -> Webhook:
+        hooks, _ = self.scope(request, **kwargs)
+        return get_object_or_404(hooks, pk=pk)
+
+
+class _GameScope:
+    serializer_class = GameWebhookSerializer
+
+    def scope(self, request, game_id: int, **kwargs) -> tuple[QuerySet, object]:
+        """A game one may not see is not found; one may see but not host is refused."""
+        from games import selectors
+        from games.models import Game
+
+        game = Game.objects.filter(pk=game_id).first()
+        if game is None or not (selectors.can_view(game, request.user)
+                                or webhooks.can_host(request.user, game)):
+            raise Http404("There is no such game.")
+        if not webhooks.can_host(request.user, game):
+            raise NotAllowed("Only the game's creator and moderators manage its webhooks.")
+        return game.webhooks.select_related("user"), game
+
+
+class WebhookListView(_WebhookView):
     @extend_schema(operation_id="list_webhooks", tags=["webhooks"], summary="My webhooks",
                    responses={200: WebhookSerializer(many=True)})
-    def get(self, request):
-        return Response(WebhookSerializer(request.user.webhooks.all(), many=True).data)
+    def get(self, request, **kwargs):
+        hooks, _ = self.scope(request, **kwargs)
+        return Response(self.serializer_class(hooks, many=True).data)
 
     @extend_schema(operation_id="create_webhook", tags=["webhooks"],
                    summary="Register a webhook", request=WebhookSerializer,
                    responses={201: WebhookSerializer})
-    def post(self, request):
-        data = WebhookSerializer(data=request.data)
+    def post(self, request, **kwargs):
+        _, game = self.scope(request, **kwargs)
+        data = self.serializer_class(data=request.data)
         data.is_valid(raise_exception=True)
         try:
-            webhook = webhooks.webhook_create(user=request.user, **data.validated_data)
+            webhook = webhooks.webhook_create(user=request.user, game=game,
+                                              **data.validated_data)
         except webhooks.WebhookRefused as refused:
             raise ValidationError({"url": [str(refused)]}) from None
-        return Response(WebhookSerializer(webhook).data, status=status.HTTP_201_CREATED)
+        return Response(self.serializer_class(webhook).data, status=status.HTTP_201_CREATED)
 
 
-class WebhookDetailView(APIView):
-    permission_classes = [IsAuthenticated, TokenScopeRequired]
-    serializer_class = WebhookSerializer
-
+class WebhookDetailView(_WebhookView):
     @extend_schema(operation_id="delete_webhook", tags=["webhooks"],
                    summary="Delete a webhook", responses={204: None})
-    def delete(self, request, pk: int):
-        get_object_or_404(Webhook, pk=pk, user=request.user).delete()
+    def delete(self, request, pk: int, **kwargs):
+        self.hook(request, pk, **kwargs).delete()
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 
-class WebhookEnableView(APIView):
-    permission_classes = [IsAuthenticated, TokenScopeRequired]
-    serializer_class = WebhookSerializer
-
+class WebhookEnableView(_WebhookView):
     @extend_schema(operation_id="enable_webhook", tags=["webhooks"],
                    summary="Turn a disabled webhook back on", request=None,
                    responses={200: WebhookSerializer})
-    def post(self, request, pk: int):
-        webhook = get_object_or_404(Webhook, pk=pk, user=request.user)
+    def post(self, request, pk: int, **kwargs):
+        webhook = self.hook(request, pk, **kwargs)
         webhooks.webhook_enable(webhook=webhook)
-        return Response(WebhookSerializer(webhook).data)
+        return Response(self.serializer_class(webhook).data)
 
 
-class WebhookDeliveriesView(APIView):
+class WebhookDeliveriesView(_WebhookView):
     """The last 100 deliveries to this webhook, newest first: its owner's delivery log."""
 
-    permission_classes = [IsAuthenticated, TokenScopeRequired]
     serializer_class = DeliverySerializer
 
     @extend_schema(operation_id="list_webhook_deliveries", tags=["webhooks"],
                    summary="A webhook's delivery log",
                    responses={200: DeliverySerializer(many=True)})
-    def get(self, request, pk: int):
-        webhook = get_object_or_404(Webhook, pk=pk, user=request.user)
+    def get(self, request, pk: int, **kwargs):
+        webhook = self.hook(request, pk, **kwargs)
         return Response(DeliverySerializer(webhook.deliveries.all()[:100], many=True).data)
+
+
+# ---- a game's webhooks: the same operations on the game's webhooks -----------------------------
+
+
+class GameWebhookListView(_GameScope, WebhookListView):
+    @extend_schema(operation_id="list_game_webhooks", tags=["webhooks"],
+                   summary="A game's webhooks (its creator and moderators)",
+                   responses={200: GameWebhookSerializer(many=True)})
+    def get(self, request, **kwargs):
+        return super().get(request, **kwargs)
+
+    @extend_schema(operation_id="create_game_webhook", tags=["webhooks"],
+                   summary="Register a webhook for a game's public events",
+                   request=GameWebhookSerializer, responses={201: GameWebhookSerializer})
+    def post(self, request, **kwargs):
+        return super().post(request, **kwargs)
+
+
+class GameWebhookDetailView(_GameScope, WebhookDetailView):
+    @extend_schema(operation_id="delete_game_webhook", tags=["webhooks"],
+                   summary="Delete a game's webhook", responses={204: None})
+    def delete(self, request, pk: int, **kwargs):
+        return super().delete(request, pk, **kwargs)
+
+
+class GameWebhookEnableView(_GameScope, WebhookEnableView):
+    @extend_schema(operation_id="enable_game_webhook", tags=["webhooks"],
+                   summary="Turn a game's disabled webhook back on", request=None,
+                   responses={200: GameWebhookSerializer})
+    def post(self, request, pk: int, **kwargs):
+        return super().post(request, pk, **kwargs)
+
+
+class GameWebhookDeliveriesView(_GameScope, WebhookDeliveriesView):
+    serializer_class = DeliverySerializer
+
+    @extend_schema(operation_id="list_game_webhook_deliveries", tags=["webhooks"],
+                   summary="A game's webhook's delivery log",
+                   responses={200: DeliverySerializer(many=True)})
+    def get(self, request, pk: int, **kwargs):
+        return super().get(request, pk, **kwargs)

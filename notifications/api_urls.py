@@ -9,3 +9,13 @@ urlpatterns = [
     path("<int:pk>/deliveries/", api.WebhookDeliveriesView.as_view(),
          name="api-webhook-deliveries"),
 ]
+
+#: The same operations on one game's webhooks, under /api/v1/games/<game_id>/webhooks/.
+game_urlpatterns = [
+    path("", api.GameWebhookListView.as_view(), name="api-game-webhooks"),
+    path("<int:pk>/", api.GameWebhookDetailView.as_view(), name="api-game-webhook"),
+    path("<int:pk>/enable/", api.GameWebhookEnableView.as_view(),
+         name="api-game-webhook-enable"),
+    path("<int:pk>/deliveries/", api.GameWebhookDeliveriesView.as_view(),
+         name="api-game-webhook-deliveries"),
+]

@@ -28,14 +28,24 @@ def calendar_feed(request, token: str):
 
 @login_required
 def live_settings(request):
+    from games.models import Game, GameStatus
+
     feed = calendar.feed_for(request.user, create=False)
-    hooks = [(hook, hook.deliveries.all()[:10]) for hook in request.user.webhooks.all()]
+    hooks = [(hook, hook.deliveries.all()[:10])
+             for hook in request.user.webhooks.select_related("game")]
     return render(request, "notifications/live.html", {
         "vapid_public_key": push.public_key(),
         "push_devices": request.user.push_subscriptions.count(),
         "calendar_url": calendar.feed_url(feed) if feed else None,
-        "webhooks": hooks, "webhook_kinds": webhooks.WEBHOOK_KINDS,
+        "webhooks": [(hook, log) for hook, log in hooks if hook.game_id is None],
+        "game_webhooks": [(hook, log) for hook, log in hooks if hook.game_id is not None],
+        "webhook_kinds": webhooks.WEBHOOK_KINDS,
+        "game_webhook_kinds": webhooks.GAME_WEBHOOK_KINDS.items(),
         "webhook_formats": WebhookFormat.choices,
+        # The games one hosts that still have events to tell; moderators type any number.
+        "hosted_games": Game.objects.filter(
+            created_by=request.user, status__in=[GameStatus.OPEN, GameStatus.ACTIVE])[:100],
+        "moderator": request.user.has_perm(webhooks.MODERATE_GAMES),
     })
 
 
@@ -52,13 +62,32 @@ def calendar_create_or_revoke(request):
     return redirect("notifications:live")
 
 
+def _hosted_game(request):
+    """The game named in the form (a game's webhook), or None (the player's own)."""
+    from games import selectors
+    from games.models import Game
+
+    raw = request.POST.get("game", "")
+    if raw == "":
+        return None
+    game = Game.objects.filter(pk=int(raw)).first() if raw.isdigit() else None
+    if game is None or not (selectors.can_view(game, request.user)
+                            or webhooks.can_host(request.user, game)):
+        raise webhooks.WebhookRefused("There is no such game.")
+    if not webhooks.can_host(request.user, game):
+        raise webhooks.WebhookRefused("Only the game's creator and moderators add webhooks to "
+                                      "it.")
+    return game
+
+
 @login_required
 @require_POST
 def webhook_add(request):
     try:
         webhooks.webhook_create(user=request.user, url=request.POST.get("url", ""),
                                 kinds=request.POST.getlist("kinds"),
-                                format=request.POST.get("format", WebhookFormat.JSON))
+                                format=request.POST.get("format", WebhookFormat.JSON),
+                                game=_hosted_game(request))
     except webhooks.WebhookRefused as refused:
         messages.error(request, str(refused))
     else:

@@ -215,10 +215,16 @@ class WebhookFormat(models.TextChoices):
 
 
 class Webhook(models.Model):
-    """An address that hears about the chosen kinds of a player's notifications
-    (notifications/webhooks.py)."""
+    """An address that hears about the chosen kinds of a player's notifications, or, with a
+    `game`, about that game's public events (notifications/webhooks.py)."""
 
+    #: Who registered it: the player whose notices it carries, or the game's host (or a
+    #: moderator) who added it to `game`; told when it is turned off.
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
+                             related_name="webhooks")
+    #: Set for a game's webhook: the game's public events (GAME_WEBHOOK_KINDS), as a spectator
+    #: sees them; `kinds` then names those events instead of notification kinds.
+    game = models.ForeignKey("games.Game", on_delete=models.CASCADE, null=True, blank=True,
                              related_name="webhooks")
     url = models.URLField(max_length=500)
     format = models.CharField(max_length=10, choices=WebhookFormat.choices,
@@ -237,6 +243,8 @@ class Webhook(models.Model):
         ordering = ["created_at", "id"]
 
     def __str__(self) -> str:
+        if self.game_id:
+            return f"Webhook of game {self.game_id} to {self.url}"
         return f"Webhook of {self.user} to {self.url}"
 
 

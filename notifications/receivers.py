@@ -2,13 +2,19 @@
 
 from __future__ import annotations
 
+from django.db.models import Exists, OuterRef
+from django.db.models.signals import post_save
 from django.dispatch import receiver
 from django.utils import timezone
 
 from games.events import game_event, player_event
-from games.models import Game, Seat
-from notifications.models import NotificationKind
+from games.models import ChatMessage, Game, Seat
+from notifications import webhooks
+from notifications.models import NotificationKind, Webhook
 from notifications.services import notify
+
+#: Game events that a game's own webhooks are told about (GAME_WEBHOOK_KINDS).
+GAME_WEBHOOK_EVENTS = {"turn": "turn", "started": "game_started", "finished": "game_finished"}
 
 
 def _human_seats(game: Game, numbers: list[int]) -> list[Seat]:
@@ -32,7 +38,11 @@ def _your_turn(game: Game, seat: Seat, now) -> None:
 @receiver(game_event, dispatch_uid="notifications.game_event")
 def on_game_event(sender, *, game_id: int, kind: str, seats: list[int], **extra) -> None:
     now = timezone.now()
-    game = Game.objects.get(pk=game_id)
+    # Whether the game has webhooks comes with the game row: no query of its own on each move.
+    game = Game.objects.annotate(has_webhooks=Exists(
+        Webhook.objects.filter(game_id=OuterRef("pk"), active=True))).get(pk=game_id)
+    if kind in GAME_WEBHOOK_EVENTS and game.has_webhooks:
+        webhooks.queue_for_game(game=game, kind=GAME_WEBHOOK_EVENTS[kind], seats=seats)
     if kind == "started":
         awaiting = set(extra.get("awaiting", []))
         for seat in _human_seats(game, seats):
@@ -95,6 +105,13 @@ def on_game_event(sender, *, game_id: int, kind: str, seats: list[int], **extra)
 
         notify(user=User.objects.get(pk=extra["creator_id"]), kind=NotificationKind.GAME_LOBBY,
                game=game, context={"event": "full"}, now=now)
+
+
+@receiver(post_save, sender=ChatMessage, dispatch_uid="notifications.chat_message")
+def on_chat_message(sender, *, instance: ChatMessage, created: bool, **extra) -> None:
+    """A new chat line goes to the game's webhooks (where spectators may read the chat)."""
+    if created:
+        webhooks.queue_for_game(game=instance.game, kind="chat", chat_message=instance)
 
 
 @receiver(player_event, dispatch_uid="notifications.player_event")

@@ -1,10 +1,13 @@
-"""Webhooks: a player's notifications of the kinds they chose, POSTed as JSON to an address of
-theirs (their own program, a Discord or Slack channel).
+"""Webhooks: a player's notifications of the kinds they chose, or one game's public events
+(for its host), POSTed as JSON to an address of theirs (their own program, a Discord or Slack
+channel).
 
-A delivery row is written with the notification, in the same transaction, with the exact body
-rendered from what the notification already says to that player (so a webhook never tells more
-than the player's own notification list). Celery sends it after commit and retries with
-exponential backoff; a webhook whose deliveries keep failing is turned off and its owner told.
+A delivery row is written with the notification (or the game's change), in the same
+transaction, with the exact body: a player's webhook says what the notification already says to
+that player (never more than the player's own notification list); a game's webhook says what a
+spectator of the game may see (who is awaited and until when, the result, public chat), never
+anything of the hidden state. Celery sends it after commit and retries with exponential backoff;
+a webhook whose deliveries keep failing is turned off and whoever registered it is told.
 
 Every body is signed: `Turnpost-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of
 "<t>.<body>" with the webhook's secret>` (docs/webhooks.md shows how to check it).
@@ -30,6 +33,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from config.celery import publish_after_commit
+from games.moderation import MODERATE_GAMES
 from notifications.models import (
     Notification,
     NotificationKind,
@@ -42,8 +46,16 @@ from notifications.models import (
 #: Kinds a webhook may choose (the notice about webhooks themselves is not sent to them).
 WEBHOOK_KINDS = [kind for kind in NotificationKind if kind != NotificationKind.WEBHOOK_DISABLED]
 SIGNATURE_HEADER = "Turnpost-Signature"
-#: At most this many webhooks per player.
+#: A game's public events its webhooks may choose (game webhooks, see `queue_for_game`).
+GAME_WEBHOOK_KINDS = {
+    "turn": "Whose turn it is, with the deadline",
+    "game_started": "The game started",
+    "game_finished": "The game finished, with the result",
+    "chat": "Chat messages (only in games open to spectators)",
+}
+#: At most this many webhooks per player, and per game.
 MAX_WEBHOOKS = 10
+MAX_GAME_WEBHOOKS = 5
 CLAIM_LEASE = timedelta(minutes=2)
 
 
@@ -88,21 +100,36 @@ def check_target(url: str) -> None:
 # ---- registering --------------------------------------------------------------------------------
 
 
-def webhook_create(*, user, url: str, kinds: list[str], format: str = WebhookFormat.JSON
-                   ) -> Webhook:
+def can_host(user, game) -> bool:
+    """Who may add webhooks to a game and manage them: its creator and moderators (who may
+    act on any game)."""
+    return user.is_authenticated and user.is_active and (
+        game.created_by_id == user.pk or user.has_perm(MODERATE_GAMES))
+
+
+def webhook_create(*, user, url: str, kinds: list[str], format: str = WebhookFormat.JSON,
+                   game=None) -> Webhook:
+    """A player's webhook, or with `game` one of that game's webhooks (the caller checked
+    `can_host`)."""
     url = url.strip()
     if format not in WebhookFormat.values:
         raise WebhookRefused(f"Unknown format {format!r}: json, discord or slack.")
-    unknown = sorted(set(kinds) - {kind.value for kind in WEBHOOK_KINDS})
+    allowed = set(GAME_WEBHOOK_KINDS) if game is not None else {kind.value
+                                                               for kind in WEBHOOK_KINDS}
+    unknown = sorted(set(kinds) - allowed)
     if unknown or not kinds:
-        raise WebhookRefused("Choose at least one kind of notification"
+        what = "event" if game is not None else "notification"
+        raise WebhookRefused(f"Choose at least one kind of {what}"
                              + (f"; unknown: {', '.join(unknown)}." if unknown else "."))
     if len(url) > 500:
         raise WebhookRefused("The address is too long (500 characters at most).")
     check_target(url)
-    if Webhook.objects.filter(user=user).count() >= MAX_WEBHOOKS:
+    if game is None and Webhook.objects.filter(user=user, game=None).count() >= MAX_WEBHOOKS:
         raise WebhookRefused(f"You have {MAX_WEBHOOKS} webhooks already; delete one first.")
-    return Webhook.objects.create(user=user, url=url, format=format,
+    if game is not None and Webhook.objects.filter(game=game).count() >= MAX_GAME_WEBHOOKS:
+        raise WebhookRefused(f"This game has {MAX_GAME_WEBHOOKS} webhooks already; delete one "
+                             "first.")
+    return Webhook.objects.create(user=user, game=game, url=url, format=format,
                                   kinds=sorted(set(kinds)), secret=secrets.token_hex(32))
 
 
@@ -114,15 +141,20 @@ def webhook_enable(*, webhook: Webhook) -> None:
 # ---- what is sent -------------------------------------------------------------------------------
 
 
+def _deadline(moment: datetime | str | None, zone) -> str:
+    if not moment:
+        return ""
+    if isinstance(moment, str):
+        moment = datetime.fromisoformat(moment)
+    return f" — deadline {moment.astimezone(zone):%a %H:%M}"
+
+
 def _sentence(notification: Notification, game_name: str) -> str:
     """One line, as a chat channel shows it: "Alice's turn in 7 Wonders #12 — deadline Tue
     18:00" (times in the player's time zone)."""
     user, facts = notification.user, notification.context
     name = user.public_name
-    deadline = ""
-    if facts.get("deadline_at"):
-        moment = datetime.fromisoformat(facts["deadline_at"]).astimezone(user.zone)
-        deadline = f" — deadline {moment:%a %H:%M}"
+    deadline = _deadline(facts.get("deadline_at"), user.zone)
     kind = notification.kind
     if kind == NotificationKind.YOUR_TURN:
         return f"{name}'s turn in {game_name}{deadline}"
@@ -143,6 +175,16 @@ def _sentence(notification: Notification, game_name: str) -> str:
     return f"{NotificationKind(kind).label}: {facts.get('text', '')[:200]}".rstrip(": ")
 
 
+def _formatted(webhook: Webhook, text: str, json_body: dict) -> dict:
+    """The body in the webhook's format: the JSON body for programs, or the one line as a
+    Discord or Slack channel wants it."""
+    if webhook.format == WebhookFormat.DISCORD:
+        return {"content": text, "allowed_mentions": {"parse": []}}
+    if webhook.format == WebhookFormat.SLACK:
+        return {"text": text}
+    return json_body
+
+
 def payload_for(notification: Notification, webhook: Webhook) -> dict:
     from notifications.services import absolute
     from notifications.streams import notice
@@ -152,12 +194,9 @@ def payload_for(notification: Notification, webhook: Webhook) -> dict:
     if "game" in body:
         body["game"]["url"] = absolute(reverse("games:detail", args=[notification.game_id]))
     text = _sentence(notification, game_name)
-    if webhook.format == WebhookFormat.DISCORD:
-        return {"content": text, "allowed_mentions": {"parse": []}}
-    if webhook.format == WebhookFormat.SLACK:
-        return {"text": text}
-    return {"event": notification.kind, "text": text, "notification": body,
-            "player": notification.user.public_name}
+    return _formatted(webhook, text, {"event": notification.kind, "text": text,
+                                      "notification": body,
+                                      "player": notification.user.public_name})
 
 
 def signature(secret: str, timestamp: int, body: bytes) -> str:
@@ -165,19 +204,100 @@ def signature(secret: str, timestamp: int, body: bytes) -> str:
     return f"t={timestamp},v1={digest.hexdigest()}"
 
 
+def _queue(webhook: Webhook, kind: str, payload: dict) -> None:
+    """One delivery row (in the caller's transaction), sent by a worker after commit."""
+    from notifications import tasks
+
+    body = json.dumps(payload, separators=(",", ":"), ensure_ascii=False)
+    delivery = WebhookDelivery.objects.create(webhook=webhook, kind=kind, body=body,
+                                              next_attempt_at=timezone.now())
+    publish_after_commit(tasks.deliver_webhook, delivery.pk)
+
+
 def queue_for(notification: Notification) -> int:
     """Writes one delivery per webhook of the player that chose this kind (in the caller's
     transaction) and queues each after commit. Returns how many."""
-    webhooks = [hook for hook in Webhook.objects.filter(user_id=notification.user_id, active=True)
+    webhooks = [hook for hook in Webhook.objects.filter(user_id=notification.user_id,
+                                                        game=None, active=True)
                 if notification.kind in hook.kinds]
-    from notifications import tasks
-
     for webhook in webhooks:
-        body = json.dumps(payload_for(notification, webhook), separators=(",", ":"),
-                          ensure_ascii=False)
-        delivery = WebhookDelivery.objects.create(webhook=webhook, kind=notification.kind,
-                                                  body=body, next_attempt_at=timezone.now())
-        publish_after_commit(tasks.deliver_webhook, delivery.pk)
+        _queue(webhook, notification.kind, payload_for(notification, webhook))
+    return len(webhooks)
+
+
+# ---- a game's webhooks: its public events -------------------------------------------------------
+
+
+def _names(names: list[str]) -> str:
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
+
+
+def _game_sentence(kind: str, facts: dict, zone) -> str:
+    """"Alice's turn in 7 Wonders #12 — deadline Tue 18:00", in the registering player's time
+    zone."""
+    title = facts["game"]["name"]
+    awaiting = facts.get("awaiting", [])
+    names = [seat["player"] for seat in awaiting]
+    deadlines = [seat["deadline_at"] for seat in awaiting if seat["deadline_at"]]
+    deadline = _deadline(min(deadlines), zone) if deadlines else ""
+    if kind == "turn":
+        if len(names) == 1:
+            return f"{names[0]}'s turn in {title}{deadline}"
+        return f"{_names(names)} to move in {title}{deadline}"
+    if kind == "game_started":
+        return f"{title} has started" + (f": {_names(names)} to move{deadline}" if names else "")
+    if kind == "game_finished":
+        winners = [row["player"] for row in facts.get("standings", []) if row["winner"]]
+        return f"{title} is over" + (f": {_names(winners)} won" if winners else "")
+    chat = facts["chat"]
+    return f"{chat['author']} in {title}: {chat['text'][:200]}"
+
+
+def _game_facts(game, kind: str, chat_message=None) -> dict:
+    """What a spectator may know about the game now: never its state or view (hands, pending
+    picks, the seed), only seats, names, deadlines, the result once over, public chat."""
+    from notifications.services import absolute
+
+    seats = [seat for seat in game.seats.select_related("user").order_by("number")
+             if seat.number is not None]
+    facts = {"game": {"id": game.pk, "name": game.title, "engine": game.engine,
+                      "status": game.status, "version": game.version,
+                      "url": absolute(reverse("games:detail", args=[game.pk]))},
+             "awaiting": [{"seat": seat.number, "player": seat.player_name,
+                           "deadline_at": seat.deadline_at.isoformat()}
+                          for seat in seats if seat.deadline_at is not None]}
+    if kind == "game_finished" and game.result:
+        winners = set(game.result.get("winners", []))
+        scores = game.result.get("scores", [])
+        facts["standings"] = [{"seat": seat.number, "player": seat.player_name,
+                               "score": scores[seat.number] if seat.number < len(scores) else None,
+                               "winner": seat.number in winners} for seat in seats]
+    if chat_message is not None:
+        facts["chat"] = {"id": chat_message.pk, "author": chat_message.author.public_name,
+                         "text": chat_message.body,
+                         "created_at": chat_message.created_at.isoformat()}
+    return facts
+
+
+def queue_for_game(*, game, kind: str, seats: list[int] | None = None,
+                   chat_message=None) -> int:
+    """One delivery per active webhook of `game` that chose `kind` (a GAME_WEBHOOK_KINDS key),
+    in the caller's transaction. A turn is told when a person is newly awaited (bots answer at
+    once, so their turns would only be noise); chat only where spectators may read it.
+    Returns how many."""
+    if kind == "chat" and not game.allow_spectators:
+        return 0
+    webhooks = [hook for hook in Webhook.objects.filter(game_id=game.pk, active=True)
+                .select_related("user") if kind in hook.kinds]
+    if not webhooks:
+        return 0
+    if kind == "turn" and not game.seats.filter(number__in=seats or [], is_bot=False,
+                                                user__isnull=False).exists():
+        return 0
+    facts = _game_facts(game, kind, chat_message)
+    for webhook in webhooks:
+        text = _game_sentence(kind, facts, webhook.user.zone)
+        _queue(webhook, kind, _formatted(webhook, text, {"event": kind, "text": text, **facts}))
     return len(webhooks)
 
 

@@ -108,12 +108,9 @@ HEARTBEAT = ": heartbeat\n\n"
 
 
 async def next_message(queue: asyncio.Queue) -> dict | None:
-    """The next bus message, or None when a heartbeat is due."""
-    try:
-        async with asyncio.timeout(settings.STREAM_HEARTBEAT_SECONDS):
-            return await queue.get()
-    except TimeoutError:
-        return None
+    """The next bus message, or None when a heartbeat is due (the hub wakes every stream of
+    its process every STREAM_HEARTBEAT_SECONDS: one timer, not one per stream)."""
+    return await queue.get()
 
 
 def event_stream(events: AsyncIterator[str]) -> StreamingHttpResponse:
@@ -173,13 +170,17 @@ async def _game_events(game_id: int, seat: int | None, snapshot: dict,
         yield f"retry: {RECONNECT_MILLISECONDS}\n\n" + first
         del first
         facts = await hub.game_facts(game_id, None)
+        # True after an event from the bus: the game may already be further on (a move with
+        # several log entries), but their messages are on their way, each rendered once per
+        # process; reading the log here would be a query for every stream.
+        from_bus = False
         while facts is not None:
-            if facts.version > last:  # resuming, or a message was missed: read the log
+            if not from_bus and facts.version > last:  # resuming, or a missed message
                 for entry in await live.db_call(live.load_log_entries)(game_id, last):
                     yield sse(_change(facts, entry, seat), "move", entry.sequence)
                     last = entry.sequence
                 shown = (facts.status, facts.awaiting, facts.seats_taken)
-            elif (facts.status, facts.awaiting, facts.seats_taken) != shown:
+            elif not from_bus and (facts.status, facts.awaiting, facts.seats_taken) != shown:
                 shown = (facts.status, facts.awaiting, facts.seats_taken)
                 yield sse({**_change(facts, None, seat), "seats_taken": facts.seats_taken},
                           "status")
@@ -205,8 +206,11 @@ async def _game_events(game_id: int, seat: int | None, snapshot: dict,
                     yield event
                     last = version
                     shown = (facts.status, facts.awaiting, facts.seats_taken)
+                    from_bus = True
                     continue
+            # A status change, or a gap (a message was lost): look at the game itself.
             facts = await hub.game_facts(game_id, None)
+            from_bus = False
     finally:
         hub.unsubscribe(key, queue)
 

@@ -3,7 +3,8 @@ one asyncio process and records when each move event arrives.
 
     python -m tests.perf.sse_load <base_url> <games.json> <streams_per_game> <results.json>
 
-Prints "READY <open streams>" once every stream has its snapshot; on SIGTERM writes
+Prints "READY <open streams>" once every stream has its snapshot, "ARRIVED <move events>" on
+each SIGUSR1 (so the test can wait for late ones); on SIGTERM writes
 {"open": n, "closed": n, "failed": n, "arrivals": [[game, version, unix_time], ...]} and exits.
 """
 
@@ -83,7 +84,10 @@ async def main(base: str, games_path: str, per_game: int, results_path: str) -> 
     await load.ready.wait()
     print(f"READY {load.open} failed {load.failed}", flush=True)
     stop = asyncio.Event()
-    asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, stop.set)
+    loop = asyncio.get_running_loop()
+    loop.add_signal_handler(signal.SIGTERM, stop.set)
+    loop.add_signal_handler(signal.SIGUSR1,
+                            lambda: print(f"ARRIVED {len(load.arrivals)}", flush=True))
     await stop.wait()
     held = load.open
     for task in tasks:
