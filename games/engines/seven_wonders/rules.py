@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 from itertools import product
-from operator import le, mul, sub
+from operator import mul, sub
 from typing import Any
 
 from .data import CARDS, WONDERS
@@ -151,8 +151,8 @@ def _min_remainders(
 
 
 def _subtract(need: tuple[int, ...], fixed: tuple[int, ...]) -> tuple[int, ...]:
-    # A list comprehension: half the cost of a generator expression fed to tuple().
-    return tuple([n - f if n > f else 0 for n, f in zip(need, fixed, strict=True)])
+    # max(need - fixed, 0) per resource, all in C (maps over operator functions).
+    return tuple(map(max, map(sub, need, fixed), ZERO))
 
 
 @lru_cache(maxsize=65536)
@@ -212,16 +212,24 @@ def _market_plans(
     for rest in rests:
         if not any(rest):
             return ((0, 0, ZERO, ZERO),)
-        ranges = [range(n + 1) for n in rest]
-        for left_part in product(*ranges):
+        # Only the resources still to buy are split between the sides; a side without choice
+        # groups sells at most its fixed units (can_supply says no more), so its bounds narrow
+        # the split at once instead of refusing the splits beyond them one by one (an empty
+        # range: no split at all).
+        needed = [i for i, n in enumerate(rest) if n]
+        ranges = [range(0 if right_groups else max(0, rest[i] - right_fixed[i]),
+                        (rest[i] if left_groups else min(rest[i], left_fixed[i])) + 1)
+                  for i in needed]
+        for split in product(*ranges):
+            left = [0] * 7
+            for i, n in zip(needed, split, strict=True):
+                left[i] = n
+            left_part = tuple(left)
             # map over operator functions: the same sums as generator expressions, in C.
             right_part = tuple(map(sub, rest, left_part))
-            # Without choice groups, can_supply is "no more than the fixed units": said in C.
-            if not (all(map(le, left_part, left_fixed)) if not left_groups
-                    else can_supply(left_part, left_fixed, left_groups)):
+            if left_groups and not can_supply(left_part, left_fixed, left_groups):
                 continue
-            if not (all(map(le, right_part, right_fixed)) if not right_groups
-                    else can_supply(right_part, right_fixed, right_groups)):
+            if right_groups and not can_supply(right_part, right_fixed, right_groups):
                 continue
             left_coins = sum(map(mul, left_part, price_left))
             right_coins = sum(map(mul, right_part, price_right))
