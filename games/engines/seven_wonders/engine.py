@@ -263,7 +263,8 @@ class SevenWondersEngine(Engine):
                                  partial(_why_not, state, seat, action))
             new = dict(state)
             new["picks"] = list(state["picks"])
-            new["picks"][seat] = deep_copy(listed)
+            # card_actions builds every action (and what it holds) anew: no copy needed.
+            new["picks"][seat] = listed
             if is_two_player(state) and seat == controller(state):
                 # A new own card may be the one chosen for the Free City: choose that again.
                 new["free_city"] = {**state["free_city"], "pick": None}
