@@ -321,7 +321,7 @@ class CityFacts:
     the cards of a hand: the names it has built, whether Olympia's free build is open, and the
     payment plans per cost (productions of the city and its neighbours are read once)."""
 
-    __slots__ = ("_markets", "_plans", "names", "olympia_free", "seat", "state")
+    __slots__ = ("_markets", "_plans", "_stage_plans", "names", "olympia_free", "seat", "state")
 
     def __init__(self, state: dict[str, Any], seat: int) -> None:
         player = state["players"][seat]
@@ -331,6 +331,19 @@ class CityFacts:
         self.olympia_free = olympia_free_available(player, state["age"])
         self._plans: dict[tuple[int, ...], list[tuple]] = {}
         self._markets: tuple | None = None
+        self._stage_plans: list[tuple] | None = None
+
+    def stage_plans(self) -> list[tuple]:
+        """The plans the city can afford for its next wonder stage ([] when all are built): the
+        same for every card of the hand."""
+        if self._stage_plans is None:
+            player = self.state["players"][self.seat]
+            stages = STAGE_COST[(player["wonder"], player["side"])]
+            built = len(player["stage_cards"])
+            coins = player["coins"]
+            self._stage_plans = [] if built >= len(stages) else [
+                plan for plan in self.plans(stages[built]) if plan[0] + plan[1] <= coins]
+        return self._stage_plans
 
     def plans(self, need: tuple[int, ...]) -> list[tuple]:
         """plans_for(state, seat, need), each cost worked out once."""
@@ -393,13 +406,11 @@ def card_actions(
                 free_payment = bank == 0
             if not free_payment and facts.olympia_free:
                 actions.append({**base, "free": "olympia"})
-    stages = STAGE_COST[(player["wonder"], player["side"])]
-    built_stages = len(player["stage_cards"])
-    if built_stages < len(stages):
+    stage_plans = facts.stage_plans()
+    if stage_plans:
         base = {"type": "wonder", "card": cid, **marker}
-        for plan in facts.plans(stages[built_stages]):
-            if plan[0] + plan[1] <= coins:
-                actions.append(_action_with_plan(base, plan))
+        for plan in stage_plans:
+            actions.append(_action_with_plan(base, plan))
     if not (free_city and actions):
         actions.append({"type": "discard", "card": cid, **marker})
     return actions
