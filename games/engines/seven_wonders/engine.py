@@ -258,8 +258,9 @@ class SevenWondersEngine(Engine):
             cid = action.get("card")
             if not isinstance(cid, str) or cid not in state["hands"][seat]:
                 raise IllegalAction("That card is not in your hand.")
-            # Only the listed action is kept: a sent 1.0 or true never reaches the state.
-            listed = match_legal(action, card_actions(state, seat, cid),
+            # Only the listed action is kept: a sent 1.0 or true never reaches the state. It is
+            # looked for among the card's actions of its type, the only ones it can be.
+            listed = match_legal(action, card_actions(state, seat, cid, only=kind),
                                  partial(_why_not, state, seat, action))
             new = dict(state)
             new["picks"] = list(state["picks"])

@@ -366,7 +366,7 @@ class CityFacts:
 
 def card_actions(
     state: dict[str, Any], seat: int, cid: str, *, free_city: bool = False,
-    facts: CityFacts | None = None,
+    facts: CityFacts | None = None, only: str | None = None,
 ) -> list[dict[str, Any]]:
     """Every legal action with card `cid` for city `seat`: build / wonder stage / discard, with
     each distinct cheapest payment.
@@ -376,7 +376,11 @@ def card_actions(
     a card it can build free by chain must be built that way; it may discard only a card it can
     neither build nor use for its next wonder stage. (Buying from either neighbour regardless of
     price needs nothing special: see payment_plans.) `facts` (of the same state and seat) lets
-    a caller listing a whole hand share what does not depend on the card."""
+    a caller listing a whole hand share what does not depend on the card. `only` ("build",
+    "wonder" or "discard"; a city's own card, not the Free City's) lists just the actions of that
+    type, the only ones an action of that type can be."""
+    if only is not None and free_city:
+        raise ValueError("the Free City's discard depends on its other actions")
     if facts is None:
         facts = CityFacts(state, seat)
     player = state["players"][seat]
@@ -385,7 +389,7 @@ def card_actions(
     marker = {"free_city": True} if free_city else {}
     card = CARDS[cid]
     names = facts.names
-    if card["name"] not in names:
+    if card["name"] not in names and only in (None, "build"):
         base = {"type": "build", "card": cid, **marker}
         if CARD_CHAIN[cid] and CARD_CHAIN[cid] & names:
             actions.append({**base, "free": "chain"})
@@ -406,12 +410,12 @@ def card_actions(
                 free_payment = bank == 0
             if not free_payment and facts.olympia_free:
                 actions.append({**base, "free": "olympia"})
-    stage_plans = facts.stage_plans()
+    stage_plans = facts.stage_plans() if only in (None, "wonder") else ()
     if stage_plans:
         base = {"type": "wonder", "card": cid, **marker}
         for plan in stage_plans:
             actions.append(_action_with_plan(base, plan))
-    if not (free_city and actions):
+    if only in (None, "discard") and not (free_city and actions):
         actions.append({"type": "discard", "card": cid, **marker})
     return actions
 
