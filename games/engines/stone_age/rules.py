@@ -97,9 +97,12 @@ def copy_state(state: State, only_seat: int | None = None) -> State:
     new["rng"] = dict(state["rng"])
     for key in STATE_FLAT_LISTS:
         new[key] = list(state[key])
-    for key, value in zip(STATE_NESTED, marshal.loads(marshal.dumps(  # fast, exact deep copy
-            tuple(state[key] for key in STATE_NESTED))), strict=True):
-        new[key] = value
+    if state["options"] or state["pending"] is not None:
+        for key, value in zip(STATE_NESTED, marshal.loads(marshal.dumps(  # fast, exact deep copy
+                tuple(state[key] for key in STATE_NESTED))), strict=True):
+            new[key] = value
+    else:  # the usual case, nothing nested to copy: no marshal round trip
+        new["options"] = {}
     for key in APPEND_ONLY:
         new[key] = list(state[key])
     new["stacks"] = [list(stack) for stack in state["stacks"]]
@@ -367,8 +370,11 @@ def placement_actions(state: State, seat: int) -> list[Action]:
 
 
 def can_place(state: State, seat: int) -> bool:
-    if state["players"][seat]["unplaced"] <= 0:
+    player = state["players"][seat]
+    if player["unplaced"] <= 0:
         return False
+    if "hunting_grounds" not in player["placed"]:
+        return True  # never closed, and room for any number of people
     occupied = occupancy(state)
     return any(placement_counts(state, seat, loc, occupied) for loc in active_locations(state))
 
