@@ -309,7 +309,7 @@ class SevenWondersEngine(Engine):
     def ready_to_resolve(self, state: State) -> bool:
         return (
             state["phase"] == "pick"
-            and all(pick is not None for pick in state["picks"])
+            and None not in state["picks"]  # (a pick is a dict: never == None)
             and (not is_two_player(state) or state["free_city"]["pick"] is not None)
         )
 

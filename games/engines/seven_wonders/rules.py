@@ -290,9 +290,17 @@ def city_names(player: dict[str, Any]) -> set[str]:
     return {CARD_NAME[cid] for cid in player["built"]}
 
 
+#: Each wonder side's stage specials, stage by stage (None for a stage with none).
+STAGE_SPECIALS = {
+    (wid, side): tuple(stage["effect"].get("special") for stage in wonder["sides"][side])
+    for wid, wonder in WONDERS.items()
+    for side in ("A", "B")
+}
+
+
 def has_special(player: dict[str, Any], special: str) -> bool:
-    stages = stage_list(player["wonder"], player["side"])[: len(player["stage_cards"])]
-    return any(stage["effect"].get("special") == special for stage in stages)
+    built = STAGE_SPECIALS[(player["wonder"], player["side"])][: len(player["stage_cards"])]
+    return special in built
 
 
 def olympia_free_available(player: dict[str, Any], age: int) -> bool:
