@@ -341,15 +341,28 @@ def _depth_ok(value: Any, depth: int) -> bool:
 def _identical(listed: Any, sent: Any) -> bool:
     """For two values already `==`: whether they are also the same JSON, types included (`==`
     takes 1, 1.0 and true for one another; this does not)."""
-    if type(listed) is not type(sent):
+    kind = type(sent)
+    if type(listed) is not kind:
         return False
-    if type(sent) is dict:
-        return all(_identical(item, sent[key]) for key, item in listed.items())
-    if type(sent) is list:
+    if kind is dict:
+        # Plain loops, recursing only into containers and floats: this runs for every move.
+        for key, item in listed.items():
+            other = sent[key]
+            item_kind = type(item)
+            if item_kind is not type(other):
+                return False
+            if item_kind in _RECHECKED and not _identical(item, other):
+                return False
+        return True
+    if kind is list:
         return all(map(_identical, listed, sent))
-    if type(sent) is float:
+    if kind is float:
         return repr(listed) == repr(sent)  # 0.0 == -0.0, yet they are different texts
     return True
+
+
+#: The JSON types whose equal values may still differ as JSON (inside, or -0.0 and 0.0).
+_RECHECKED = frozenset((dict, list, float))
 
 
 #: The general refusal, for engines with no more specific reason.

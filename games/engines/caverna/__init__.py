@@ -11,12 +11,8 @@ from __future__ import annotations
 from typing import Any
 
 from games.engines.base import Engine, IllegalAction, InvalidOptions, require_choice
-from games.engines.fastcopy import LegalActionsMemo, thaw
 
 from . import bot, orders, rules, scoring, versions, view
-
-#: Working out Caverna's legal actions costs far more than comparing two marshalled states.
-LEGAL_ACTIONS = LegalActionsMemo(rules.legal_actions)
 
 
 class CavernaEngine(Engine):
@@ -65,15 +61,14 @@ class CavernaEngine(Engine):
         return [state["stack"][-1]["seat"]]
 
     def legal_actions(self, state: dict, seat: int) -> list[dict]:
-        return LEGAL_ACTIONS.legal_actions(state, seat)
+        return rules.legal_actions(state, seat)
 
     def apply(self, state: dict, seat: int, action: dict) -> dict:
         self.require_active(state, seat)
-        # The list legal_actions just gave for this state and seat, if that was the last call.
-        legal, frozen = LEGAL_ACTIONS.for_apply(state, seat)
-        # Only the listed action is applied: a sent 4.0 or true never reaches the state.
-        action = require_choice(action, legal)
-        new = rules.fast_copy(state) if frozen is None else thaw(frozen)
+        # Checked against the legal actions of its type only (the rest cannot match); only the
+        # listed action is applied: a sent 4.0 or true never reaches the state.
+        action = require_choice(action, rules.actions_like(state, seat, action))
+        new = rules.copy_state(state)
         rules.apply_action(new, seat, action)
         rules.run(new, seat)
         return new

@@ -70,6 +70,8 @@ def holdings(cells: list[dict[str, Any]], dwarfs: int) -> dict[str, Any]:
 
 
 def fits(cells: list[dict[str, Any]], dwarfs: int, animals: dict[str, int]) -> bool:
+    if not any(animals.get(t, 0) for t in FARM):  # dogs stand anywhere: nothing to house
+        return True
     return arrange_plan(cells, dwarfs, animals) is not None
 
 

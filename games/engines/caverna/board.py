@@ -71,6 +71,11 @@ def _neighbours(index: int) -> tuple[int, ...]:
 
 
 NEIGHBOURS: tuple[tuple[int, ...], ...] = tuple(_neighbours(i) for i in range(CELLS))
+#: The neighbours of each space on the forest half, and on the mountain half (same order).
+FOREST_NEIGHBOURS = tuple(tuple(n for n in ns if is_forest(n)) for ns in NEIGHBOURS)
+MOUNTAIN_NEIGHBOURS = tuple(tuple(n for n in ns if not is_forest(n)) for ns in NEIGHBOURS)
+#: The tiles a forest tile must touch once one lies on the board.
+FARM_KINDS = frozenset(("meadow", "field", "pasture", "large_pasture"))
 
 
 def same_half(a: int, b: int) -> bool:
@@ -90,15 +95,13 @@ def new_board() -> list[dict[str, Any]]:
 
 
 def _forest_anchor(cells: list[dict[str, Any]]) -> bool:
-    return any(
-        cells[i]["k"] in ("meadow", "field", "pasture", "large_pasture") for i in range(CELLS)
-    )
+    return any(cell["k"] in FARM_KINDS for cell in cells)
 
 
 def _touches_farm(cells: list[dict[str, Any]], spots: tuple[int, ...]) -> bool:
     for s in spots:
         for n in NEIGHBOURS[s]:
-            if cells[n]["k"] in ("meadow", "field", "pasture", "large_pasture"):
+            if cells[n]["k"] in FARM_KINDS:
                 return True
     return False
 
@@ -133,8 +136,8 @@ def forest_twin_spots(cells: list[dict[str, Any]]) -> list[tuple[int, int]]:
     for m in range(CELLS):
         if cells[m]["k"] != "forest":
             continue
-        for f in NEIGHBOURS[m]:
-            if cells[f]["k"] != "forest" or cells[f]["st"] or not is_forest(f):
+        for f in FOREST_NEIGHBOURS[m]:
+            if cells[f]["k"] != "forest" or cells[f]["st"]:
                 continue
             if _forest_ok(cells, (m, f), anchor):
                 out.append((m, f))
@@ -146,8 +149,8 @@ def forest_twin_spots(cells: list[dict[str, Any]]) -> list[tuple[int, int]]:
 
 def _touches_cave(cells: list[dict[str, Any]], spots: tuple[int, ...]) -> bool:
     for s in spots:
-        for n in NEIGHBOURS[s]:
-            if not is_forest(n) and n not in spots and cells[n]["k"] != "rock":
+        for n in MOUNTAIN_NEIGHBOURS[s]:
+            if n not in spots and cells[n]["k"] != "rock":
                 return True
     return False
 
@@ -163,8 +166,8 @@ def mountain_twin_spots(cells: list[dict[str, Any]], ordered: bool = True) -> li
     for a in range(CELLS):
         if cells[a]["k"] != "rock":
             continue
-        for b in NEIGHBOURS[a]:
-            if is_forest(b) or cells[b]["k"] != "rock":
+        for b in MOUNTAIN_NEIGHBOURS[a]:
+            if cells[b]["k"] != "rock":
                 continue
             if not ordered and b < a:
                 continue

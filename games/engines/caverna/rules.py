@@ -8,10 +8,12 @@ over), so the top of the stack always says who acts and what about.
 from __future__ import annotations
 
 import pickle
+from collections.abc import Iterator
 from itertools import combinations
 from typing import Any
 
 from games.engines.base import IllegalAction, SeededRandom, new_rng_state
+from games.engines.fastcopy import deep_copy
 
 from . import animals as animal_rules
 from . import board as B
@@ -85,6 +87,54 @@ def fast_copy(obj: Any) -> Any:
     copy and four times faster than copy.deepcopy (the state is plain dicts, lists, str, int,
     bool and None, so nothing but data is pickled)."""
     return pickle.loads(pickle.dumps(obj, pickle.HIGHEST_PROTOCOL))
+
+
+#: A player's fields by what a copy must renew: dicts of counts, lists of flat dicts (the
+#: dwarfs, the home board's cells, the Ore/Ruby delivery rounds), the rest numbers and flags.
+PLAYER_COUNTS = ("supply", "animals")
+PLAYER_RECORDS = ("dwarfs", "cells", "deliveries")
+PLAYER_FIELDS = frozenset((*PLAYER_COUNTS, *PLAYER_RECORDS, "begging", "skip", "stables",
+                           "guest_room_extension"))
+#: The state's fields by what a copy must renew: the players and the spaces (copied by their
+#: shape), the stack (deep), containers of plain texts and numbers (the log, the space order,
+#: the round facts; copied flat), numbers and texts (shared).
+STATE_FLAT_LISTS = ("rounds", "order", "cards", "built", "log")
+STATE_FLAT_DICTS = ("rng", "options", "deck", "markers", "revealed", "harvest")
+STATE_FIELDS = frozenset(("players", "spaces", "stack", *STATE_FLAT_LISTS, *STATE_FLAT_DICTS,
+                          "rules_version", "n", "round", "reds", "start", "phase", "work_seat"))
+
+
+def _copy_player(player: dict[str, Any]) -> dict[str, Any]:
+    if not player.keys() <= PLAYER_FIELDS:  # not the shape this copy knows: copy it all
+        return fast_copy(player)
+    new = dict(player)
+    for key in PLAYER_COUNTS:
+        new[key] = dict(player[key])
+    for key in PLAYER_RECORDS:
+        if key in player:
+            new[key] = [dict(record) for record in player[key]]
+    return new
+
+
+def copy_state(state: State) -> State:
+    """A copy of the state that apply_action and run may change freely, made by its shape: new
+    dicts and lists wherever they change anything in place, the texts and numbers shared. About
+    twice as fast as a deep copy, which spends its time on the many small dicts of the home
+    boards and on the log's entries. Anything of another shape is copied whole."""
+    if not state.keys() <= STATE_FIELDS:
+        return fast_copy(state)
+    new = dict(state)
+    new["players"] = [_copy_player(player) for player in state["players"]]
+    new["spaces"] = {sid: {**space, "goods": dict(space["goods"])}
+                     for sid, space in state["spaces"].items()}
+    new["stack"] = deep_copy(state["stack"])  # a few small tasks holding lists of their own
+    for key in STATE_FLAT_LISTS:
+        if key in state:
+            new[key] = list(state[key])
+    for key in STATE_FLAT_DICTS:
+        if key in state:
+            new[key] = dict(state[key])
+    return new
 
 
 # ======================================================================== set-up
@@ -253,13 +303,18 @@ def furnish_payments(
 
 
 def furnish_options(state: State, seat: int, scope: str, cost: dict | None) -> list[str]:
+    return list(_furnishable(state, seat, scope, cost))
+
+
+def _furnishable(state: State, seat: int, scope: str, cost: dict | None) -> Iterator[str]:
+    """The tiles of `scope` the seat can furnish now, in order (lazily: a feasibility check
+    stops at the first)."""
     p = state["players"][seat]
     mine = effects.owned(p)
     room = bool(effects.furnish_spots(p, "dwelling", mine))
     overbuild = any(t in mine for t in effects.OVERBUILD)
     if not room and not overbuild:
-        return []
-    out = []
+        return
     for tile in SCOPES[scope]:
         if not tile_available(state, tile):
             continue
@@ -269,8 +324,7 @@ def furnish_options(state: State, seat: int, scope: str, cost: dict | None) -> l
         elif not room:
             continue
         if furnish_payments(state, seat, tile, cost, mine):
-            out.append(tile)
-    return out
+            yield tile
 
 
 def tile_spots(p: dict[str, Any], tile: str, on: str | None = None) -> list[list[Any]]:
@@ -387,22 +441,30 @@ def imitation_targets(state: State, seat: int, dwarf: int) -> list[str]:
 def feasible(state: State, seat: int, dwarf: int, src: str, node: dict, imit: bool) -> bool:
     """Whether `seat` can carry out at least one part of `node` (RULES.md section 5)."""
     p = state["players"][seat]
-    if "op" in node:
+    op = node.get("op")
+    if op is not None:  # plain loops below: this runs for every space at every placement
         items = node["items"]
-        if node["op"] == "and_then":
+        if op == "and_then":
             return feasible(state, seat, dwarf, src, items[0], imit)
-        if node["op"] == "all" and any(i.get("act") == "place_tile" for i in items):
-            # Goods printed beside a tile come with the tile (Ore mine construction's 3 ore,
-            # the deep-tunnel ruby, Extension, and Small-scale drift mining per the seed).
-            tile = next(i for i in items if i.get("act") == "place_tile")
-            return feasible(state, seat, dwarf, src, tile, imit)
-        if node["op"] == "all" and any(i.get("act") == "pay" for i in items):
-            return all(
-                feasible(state, seat, dwarf, src, i, imit) for i in items if i.get("act") == "pay"
-            ) and any(
-                feasible(state, seat, dwarf, src, i, imit) for i in items if i.get("act") != "pay"
-            )
-        return any(feasible(state, seat, dwarf, src, i, imit) for i in items)
+        if op == "all":
+            for i in items:
+                if i.get("act") == "place_tile":
+                    # Goods printed beside a tile come with the tile (Ore mine construction's
+                    # 3 ore, the deep-tunnel ruby, Extension, Small-scale drift mining per the
+                    # seed).
+                    return feasible(state, seat, dwarf, src, i, imit)
+            if any(i.get("act") == "pay" for i in items):
+                for i in items:
+                    if i.get("act") == "pay" and not feasible(state, seat, dwarf, src, i, imit):
+                        return False
+                for i in items:
+                    if i.get("act") != "pay" and feasible(state, seat, dwarf, src, i, imit):
+                        return True
+                return False
+        for i in items:  # noqa: SIM110
+            if feasible(state, seat, dwarf, src, i, imit):
+                return True
+        return False
     act = node["act"]
     w = p["dwarfs"][dwarf]["w"] if dwarf is not None else 0
     if act == "take_accumulated":
@@ -418,7 +480,7 @@ def feasible(state: State, seat: int, dwarf: int, src: str, node: dict, imit: bo
     if act == "place_tile":
         return any(tile_spots(p, t, node.get("on")) for t in node["tiles"])
     if act == "furnish":
-        return bool(furnish_options(state, seat, node["scope"], node.get("cost")))
+        return next(_furnishable(state, seat, node["scope"], node.get("cost")), None) is not None
     if act == "family_growth":
         return can_grow(p)
     if act == "sow":
@@ -1120,6 +1182,40 @@ def legal_actions(state: State, seat: int) -> list[dict[str, Any]]:
     if task["t"] in TRADING_DECISIONS:
         out = out + trade_actions(state, seat)
     return out
+
+
+#: The actions trade_actions lists; a trading decision's own actions are never of these types.
+TRADE_TYPES = frozenset(("convert", "ruby_trade", "ruby_tile", "tile_trade"))
+
+
+def actions_like(state: State, seat: int, action: Any) -> list[dict[str, Any]]:
+    """The part of legal_actions(state, seat) that holds every legal action of `action`'s type
+    (in the same order): what apply checks an action against without listing the rest. A
+    placement is checked on its own space only."""
+    if state["phase"] == "over" or not state["stack"]:
+        return []
+    task = state["stack"][-1]
+    if task.get("seat") != seat:
+        return []
+    kind = action.get("type") if isinstance(action, dict) else None
+    if type(kind) is not str:  # no legal action's type: any part of the list refuses it
+        kind = None
+    t = task["t"]
+    if t not in TRADING_DECISIONS:
+        return decision_actions(state, task)
+    if kind in TRADE_TYPES:
+        return trade_actions(state, seat)
+    if t == "turn" and kind == "place":
+        sid = action.get("space")
+        if type(sid) is not str or sid not in state["spaces"] or sid not in state["order"]:
+            return []
+        if state["spaces"][sid]["occ"] is not None:
+            return []
+        dwarf = task.get("d", default_dwarf(state["players"][seat]))
+        if not feasible(state, seat, dwarf, sid, space_actions(state, sid), False):
+            return []
+        return [{"type": "place", "space": sid}]
+    return decision_actions(state, task)
 
 
 # ======================================================================== apply

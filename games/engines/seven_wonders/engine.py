@@ -258,12 +258,14 @@ class SevenWondersEngine(Engine):
             cid = action.get("card")
             if not isinstance(cid, str) or cid not in state["hands"][seat]:
                 raise IllegalAction("That card is not in your hand.")
-            # Only the listed action is kept: a sent 1.0 or true never reaches the state.
-            listed = match_legal(action, card_actions(state, seat, cid),
+            # Only the listed action is kept: a sent 1.0 or true never reaches the state. It is
+            # looked for among the card's actions of its type, the only ones it can be.
+            listed = match_legal(action, card_actions(state, seat, cid, only=kind),
                                  partial(_why_not, state, seat, action))
             new = dict(state)
             new["picks"] = list(state["picks"])
-            new["picks"][seat] = deep_copy(listed)
+            # card_actions builds every action (and what it holds) anew: no copy needed.
+            new["picks"][seat] = listed
             if is_two_player(state) and seat == controller(state):
                 # A new own card may be the one chosen for the Free City: choose that again.
                 new["free_city"] = {**state["free_city"], "pick": None}
@@ -307,7 +309,7 @@ class SevenWondersEngine(Engine):
     def ready_to_resolve(self, state: State) -> bool:
         return (
             state["phase"] == "pick"
-            and all(pick is not None for pick in state["picks"])
+            and None not in state["picks"]  # (a pick is a dict: never == None)
             and (not is_two_player(state) or state["free_city"]["pick"] is not None)
         )
 

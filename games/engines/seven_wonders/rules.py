@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 from itertools import product
-from operator import le, mul, sub
+from operator import mul, sub
 from typing import Any
 
 from .data import CARDS, WONDERS
@@ -21,6 +21,10 @@ COLORS = ("brown", "grey", "blue", "yellow", "red", "green", "purple")
 AGE_NAMES = {1: "I", 2: "II", 3: "III"}
 VICTORY_POINTS = {1: 1, 2: 3, 3: 5}
 BASE_PRICE = 2
+#: Entries per cache below: a few games' worth. Few results are met again in another game, and
+#: a cache that keeps growing costs more in garbage collection (every entry is traversed again
+#: and again) than it saves: 65,536 entries made random 7-player games ~15 % slower than 1,024.
+CACHE_SIZE = 1024
 
 
 def vector(resources: dict[str, int]) -> tuple[int, ...]:
@@ -65,7 +69,7 @@ def resources_text(counts: dict[str, int]) -> str:
 # ----- production ---------------------------------------------------------------------------
 
 
-@lru_cache(maxsize=65536)
+@lru_cache(maxsize=CACHE_SIZE)
 def _production(wonder: str, side: str, stages: int, built: tuple[str, ...]) -> dict[str, Any]:
     own_fixed = [0] * 7
     sell_fixed = [0] * 7
@@ -123,7 +127,7 @@ def shields(player: dict[str, Any]) -> int:
 # ----- paying a cost --------------------------------------------------------------------------
 
 
-@lru_cache(maxsize=65536)
+@lru_cache(maxsize=CACHE_SIZE)
 def _min_remainders(
     need: tuple[int, ...], groups: tuple[tuple[int, ...], ...]
 ) -> frozenset[tuple[int, ...]]:
@@ -151,11 +155,11 @@ def _min_remainders(
 
 
 def _subtract(need: tuple[int, ...], fixed: tuple[int, ...]) -> tuple[int, ...]:
-    # A list comprehension: half the cost of a generator expression fed to tuple().
-    return tuple([n - f if n > f else 0 for n, f in zip(need, fixed, strict=True)])
+    # max(need - fixed, 0) per resource, all in C (maps over operator functions).
+    return tuple(map(max, map(sub, need, fixed), ZERO))
 
 
-@lru_cache(maxsize=65536)
+@lru_cache(maxsize=CACHE_SIZE)
 def can_supply(
     need: tuple[int, ...], fixed: tuple[int, ...], groups: tuple[tuple[int, ...], ...]
 ) -> bool:
@@ -168,7 +172,7 @@ def can_supply(
     return not any(next(iter(_min_remainders(remaining, groups))))
 
 
-@lru_cache(maxsize=65536)
+@lru_cache(maxsize=CACHE_SIZE)
 def payment_plans(
     need: tuple[int, ...],
     own_fixed: tuple[int, ...],
@@ -195,7 +199,7 @@ def payment_plans(
                          right_fixed, right_groups, price_left, price_right)
 
 
-@lru_cache(maxsize=65536)
+@lru_cache(maxsize=CACHE_SIZE)
 def _market_plans(
     rests: frozenset[tuple[int, ...]],
     left_fixed: tuple[int, ...],
@@ -212,16 +216,24 @@ def _market_plans(
     for rest in rests:
         if not any(rest):
             return ((0, 0, ZERO, ZERO),)
-        ranges = [range(n + 1) for n in rest]
-        for left_part in product(*ranges):
+        # Only the resources still to buy are split between the sides; a side without choice
+        # groups sells at most its fixed units (can_supply says no more), so its bounds narrow
+        # the split at once instead of refusing the splits beyond them one by one (an empty
+        # range: no split at all).
+        needed = [i for i, n in enumerate(rest) if n]
+        ranges = [range(0 if right_groups else max(0, rest[i] - right_fixed[i]),
+                        (rest[i] if left_groups else min(rest[i], left_fixed[i])) + 1)
+                  for i in needed]
+        for split in product(*ranges):
+            left = [0] * 7
+            for i, n in zip(needed, split, strict=True):
+                left[i] = n
+            left_part = tuple(left)
             # map over operator functions: the same sums as generator expressions, in C.
             right_part = tuple(map(sub, rest, left_part))
-            # Without choice groups, can_supply is "no more than the fixed units": said in C.
-            if not (all(map(le, left_part, left_fixed)) if not left_groups
-                    else can_supply(left_part, left_fixed, left_groups)):
+            if left_groups and not can_supply(left_part, left_fixed, left_groups):
                 continue
-            if not (all(map(le, right_part, right_fixed)) if not right_groups
-                    else can_supply(right_part, right_fixed, right_groups)):
+            if right_groups and not can_supply(right_part, right_fixed, right_groups):
                 continue
             left_coins = sum(map(mul, left_part, price_left))
             right_coins = sum(map(mul, right_part, price_right))
@@ -278,9 +290,17 @@ def city_names(player: dict[str, Any]) -> set[str]:
     return {CARD_NAME[cid] for cid in player["built"]}
 
 
+#: Each wonder side's stage specials, stage by stage (None for a stage with none).
+STAGE_SPECIALS = {
+    (wid, side): tuple(stage["effect"].get("special") for stage in wonder["sides"][side])
+    for wid, wonder in WONDERS.items()
+    for side in ("A", "B")
+}
+
+
 def has_special(player: dict[str, Any], special: str) -> bool:
-    stages = stage_list(player["wonder"], player["side"])[: len(player["stage_cards"])]
-    return any(stage["effect"].get("special") == special for stage in stages)
+    built = STAGE_SPECIALS[(player["wonder"], player["side"])][: len(player["stage_cards"])]
+    return special in built
 
 
 def olympia_free_available(player: dict[str, Any], age: int) -> bool:
@@ -309,7 +329,7 @@ class CityFacts:
     the cards of a hand: the names it has built, whether Olympia's free build is open, and the
     payment plans per cost (productions of the city and its neighbours are read once)."""
 
-    __slots__ = ("_markets", "_plans", "names", "olympia_free", "seat", "state")
+    __slots__ = ("_markets", "_plans", "_stage_plans", "names", "olympia_free", "seat", "state")
 
     def __init__(self, state: dict[str, Any], seat: int) -> None:
         player = state["players"][seat]
@@ -319,6 +339,19 @@ class CityFacts:
         self.olympia_free = olympia_free_available(player, state["age"])
         self._plans: dict[tuple[int, ...], list[tuple]] = {}
         self._markets: tuple | None = None
+        self._stage_plans: list[tuple] | None = None
+
+    def stage_plans(self) -> list[tuple]:
+        """The plans the city can afford for its next wonder stage ([] when all are built): the
+        same for every card of the hand."""
+        if self._stage_plans is None:
+            player = self.state["players"][self.seat]
+            stages = STAGE_COST[(player["wonder"], player["side"])]
+            built = len(player["stage_cards"])
+            coins = player["coins"]
+            self._stage_plans = [] if built >= len(stages) else [
+                plan for plan in self.plans(stages[built]) if plan[0] + plan[1] <= coins]
+        return self._stage_plans
 
     def plans(self, need: tuple[int, ...]) -> list[tuple]:
         """plans_for(state, seat, need), each cost worked out once."""
@@ -341,7 +374,7 @@ class CityFacts:
 
 def card_actions(
     state: dict[str, Any], seat: int, cid: str, *, free_city: bool = False,
-    facts: CityFacts | None = None,
+    facts: CityFacts | None = None, only: str | None = None,
 ) -> list[dict[str, Any]]:
     """Every legal action with card `cid` for city `seat`: build / wonder stage / discard, with
     each distinct cheapest payment.
@@ -351,7 +384,11 @@ def card_actions(
     a card it can build free by chain must be built that way; it may discard only a card it can
     neither build nor use for its next wonder stage. (Buying from either neighbour regardless of
     price needs nothing special: see payment_plans.) `facts` (of the same state and seat) lets
-    a caller listing a whole hand share what does not depend on the card."""
+    a caller listing a whole hand share what does not depend on the card. `only` ("build",
+    "wonder" or "discard"; a city's own card, not the Free City's) lists just the actions of that
+    type, the only ones an action of that type can be."""
+    if only is not None and free_city:
+        raise ValueError("the Free City's discard depends on its other actions")
     if facts is None:
         facts = CityFacts(state, seat)
     player = state["players"][seat]
@@ -360,7 +397,7 @@ def card_actions(
     marker = {"free_city": True} if free_city else {}
     card = CARDS[cid]
     names = facts.names
-    if card["name"] not in names:
+    if card["name"] not in names and only in (None, "build"):
         base = {"type": "build", "card": cid, **marker}
         if CARD_CHAIN[cid] and CARD_CHAIN[cid] & names:
             actions.append({**base, "free": "chain"})
@@ -381,14 +418,12 @@ def card_actions(
                 free_payment = bank == 0
             if not free_payment and facts.olympia_free:
                 actions.append({**base, "free": "olympia"})
-    stages = STAGE_COST[(player["wonder"], player["side"])]
-    built_stages = len(player["stage_cards"])
-    if built_stages < len(stages):
+    stage_plans = facts.stage_plans() if only in (None, "wonder") else ()
+    if stage_plans:
         base = {"type": "wonder", "card": cid, **marker}
-        for plan in facts.plans(stages[built_stages]):
-            if plan[0] + plan[1] <= coins:
-                actions.append(_action_with_plan(base, plan))
-    if not (free_city and actions):
+        for plan in stage_plans:
+            actions.append(_action_with_plan(base, plan))
+    if only in (None, "discard") and not (free_city and actions):
         actions.append({"type": "discard", "card": cid, **marker})
     return actions
 

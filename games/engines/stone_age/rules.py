@@ -7,7 +7,8 @@ named `_do_*` change the copy of the state that `apply_action` owns; nothing tou
 from __future__ import annotations
 
 import marshal
-from functools import partial
+from collections.abc import Iterable
+from functools import lru_cache, partial
 from itertools import combinations
 from typing import Any
 
@@ -63,10 +64,14 @@ def _copy_player(player: dict) -> dict:
     if player.keys() != PLAYER_FIELDS:  # not the shape this copy knows: copy it all
         return marshal.loads(marshal.dumps(player))
     new = dict(player)
-    for key in PLAYER_DICTS:
-        new[key] = dict(player[key])
-    for key in PLAYER_LISTS:
-        new[key] = list(player[key])
+    # PLAYER_DICTS and PLAYER_LISTS written out: a loop over them costs a third more.
+    new["resources"] = dict(player["resources"])
+    new["placed"] = dict(player["placed"])
+    new["points"] = dict(player["points"])
+    new["cards"] = list(player["cards"])
+    new["one_use"] = list(player["one_use"])
+    new["two_resources"] = list(player["two_resources"])
+    new["buildings"] = list(player["buildings"])
     new["tools"] = [dict(tile) for tile in player["tools"]]
     return new
 
@@ -80,24 +85,41 @@ STATE_FIELDS = frozenset((*STATE_FLAT_LISTS, *STATE_NESTED, *APPEND_ONLY, "rng",
                           "last_stack_emptied", "ended_by"))
 
 
-def copy_state(state: State) -> State:
+def copy_state(state: State, only_seat: int | None = None) -> State:
     """A copy of a plain JSON-like state that apply and resolve may change freely: what they
     change in place is new, the rest is shared. Several times cheaper than a deep copy, which
-    spends most of its time making the players' many small dicts and the log's entries."""
+    spends most of its time making the players' many small dicts and the log's entries.
+    With `only_seat`, the other players are shared too (for a step that changes no one else;
+    see copy_other_players)."""
     if state.keys() != STATE_FIELDS:  # not the shape this copy knows: copy it all
         return marshal.loads(marshal.dumps(state))
     new = dict(state)
     new["rng"] = dict(state["rng"])
     for key in STATE_FLAT_LISTS:
         new[key] = list(state[key])
-    for key, value in zip(STATE_NESTED, marshal.loads(marshal.dumps(  # fast, exact deep copy
-            tuple(state[key] for key in STATE_NESTED))), strict=True):
-        new[key] = value
+    if state["options"] or state["pending"] is not None:
+        for key, value in zip(STATE_NESTED, marshal.loads(marshal.dumps(  # fast, exact deep copy
+                tuple(state[key] for key in STATE_NESTED))), strict=True):
+            new[key] = value
+    else:  # the usual case, nothing nested to copy: no marshal round trip
+        new["options"] = {}
     for key in APPEND_ONLY:
         new[key] = list(state[key])
     new["stacks"] = [list(stack) for stack in state["stacks"]]
-    new["players"] = [_copy_player(player) for player in state["players"]]
+    if only_seat is None:
+        new["players"] = [_copy_player(player) for player in state["players"]]
+    else:
+        new["players"] = [_copy_player(player) if seat == only_seat else player
+                          for seat, player in enumerate(state["players"])]
     return new
+
+
+def copy_other_players(state: State, seat: int) -> None:
+    """Completes a copy made with only_seat=seat before anything may change the others."""
+    players = state["players"]
+    for other, player in enumerate(players):
+        if other != seat:
+            players[other] = _copy_player(player)
 
 
 def no_resources() -> dict[str, int]:
@@ -302,17 +324,57 @@ def placement_counts(state: State, seat: int, location: str,
 
 
 def placement_actions(state: State, seat: int) -> list[Action]:
+    """Every placement of `seat`: placement_counts for each location in play, with what does
+    not depend on the location (occupancy, the village limit) worked out once."""
+    player = state["players"][seat]
+    unplaced = player["unplaced"]
+    if unplaced <= 0:
+        return []
+    placed = player["placed"]
     occupied = occupancy(state)
+    num_players = state["num_players"]
+    village_full = num_players < 4 and sum(
+        1 for other in VILLAGE if occupied.get(other)) >= data.VILLAGE_USABLE[num_players]
+    display = state["display"]
+    stacks = state["stacks"]
     actions = []
-    for location in active_locations(state):
-        for count in placement_counts(state, seat, location, occupied):
+    for location in ACTIVE_LOCATIONS[num_players]:
+        if location in placed:
+            continue
+        here = occupied.get(location)
+        if location == "hunting_grounds":
+            counts: Iterable[int] = range(1, unplaced + 1)
+        elif location in RESOURCE_LOCATIONS:
+            free = data.RESOURCE_CAPACITY - (sum(here.values()) if here else 0)
+            if free <= 0 or (len(here) if here else 0) >= data.RESOURCE_COLOURS[num_players]:
+                continue
+            counts = range(1, min(unplaced, free) + 1)
+        else:
+            if here or (village_full and location in VILLAGE):
+                continue
+            if location in CARD_SLOTS and display[CARD_SLOTS.index(location)] is None:
+                continue
+            if location in BUILDING_STACKS:
+                index = BUILDING_STACKS.index(location)
+                if index >= len(stacks) or not stacks[index]:
+                    continue
+            if location == "hut":
+                if unplaced < 2:
+                    continue
+                counts = (2,)
+            else:
+                counts = (1,)
+        for count in counts:
             actions.append({"type": "place", "location": location, "count": count})
     return actions
 
 
 def can_place(state: State, seat: int) -> bool:
-    if state["players"][seat]["unplaced"] <= 0:
+    player = state["players"][seat]
+    if player["unplaced"] <= 0:
         return False
+    if "hunting_grounds" not in player["placed"]:
+        return True  # never closed, and room for any number of people
     occupied = occupancy(state)
     return any(placement_counts(state, seat, loc, occupied) for loc in active_locations(state))
 
@@ -432,13 +494,30 @@ def tool_options(player: dict, total: int, divisor: int) -> list[dict]:
     """The tool choices worth offering after a roll of `total`: using nothing, plus every
     combination of unused tiles and one-use cards that raises the yield and from which no
     single tool could be dropped without losing yield. Each: {tiles, one_use, bonus, yield}."""
-    tiles = [tile["value"] for tile in player["tools"] if not tile["used"]]
-    cards = sorted(player["one_use"])
+    return [{"tiles": list(tiles), "one_use": list(cards), "bonus": bonus, "yield": got}
+            for tiles, cards, bonus, got in _tool_choices(*_tool_key(player), total, divisor)]
+
+
+def has_tool_choice(player: dict, total: int, divisor: int) -> bool:
+    """Whether tool_options offers more than using nothing."""
+    return len(_tool_choices(*_tool_key(player), total, divisor)) > 1
+
+
+def _tool_key(player: dict) -> tuple[tuple[int, ...], tuple[str, ...]]:
+    """The player's unused tile values and one-use cards, as the choices depend on them."""
+    return (tuple(sorted(tile["value"] for tile in player["tools"] if not tile["used"])),
+            tuple(sorted(player["one_use"])))
+
+
+@lru_cache(maxsize=4096)
+def _tool_choices(tiles: tuple[int, ...], cards: tuple[str, ...], total: int, divisor: int
+                  ) -> tuple[tuple[tuple[int, ...], tuple[str, ...], int, int], ...]:
+    """tool_options as (tiles, one-use cards, bonus, yield), worked out once per situation: a
+    roll asks it up to three times (is there a choice, the legal actions, the check of one)."""
     base = total // divisor
-    options = [{"tiles": [], "one_use": [], "bonus": 0, "yield": base}]
-    card_sets = [list(combo) for size in range(len(cards) + 1)
-                 for combo in combinations(cards, size)]
-    for tile_combo in _sub_multisets(tiles):
+    options = [((), (), 0, base)]
+    card_sets = [combo for size in range(len(cards) + 1) for combo in combinations(cards, size)]
+    for tile_combo in _sub_multisets(list(tiles)):
         for card_combo in card_sets:
             values = list(tile_combo) + [CARDS[c]["top"]["value"] for c in card_combo]
             bonus = sum(values)
@@ -447,9 +526,8 @@ def tool_options(player: dict, total: int, divisor: int) -> list[dict]:
                 continue
             if any((total + bonus - v) // divisor == got for v in values):
                 continue  # some tool adds nothing: not a sensible choice
-            options.append({"tiles": list(tile_combo), "one_use": card_combo, "bonus": bonus,
-                            "yield": got})
-    return options
+            options.append((tile_combo, card_combo, bonus, got))
+    return tuple(options)
 
 
 def use_tools(player: dict, tiles: list[int], one_use: list[str]) -> None:
@@ -580,11 +658,15 @@ def apply_action(state: State, seat: int, action: Action) -> State:
     why_not = partial(illegal_reason, state, seat, action)
     listed = _listed_placement(state, seat, action)
     action = match_legal(action, listed or legal_actions(state, seat), why_not)
-    new = copy_state(state)
-    new["last"] = []
     kind = action["type"]
+    # A placement changes its own player only, unless it ends the placement phase (after
+    # which the actions may start resolving at once): the others are copied only then.
+    new = copy_state(state, only_seat=seat if kind == "place" else None)
+    new["last"] = []
     if kind == "place":
         _do_place(new, seat, action["location"], action["count"])
+        if new["phase"] != "placement":
+            copy_other_players(new, seat)
     elif kind == "resolve":
         _do_resolve(new, seat, action["location"])
     elif kind == "use_tools":
@@ -757,7 +839,7 @@ def _start_roll(state: State, seat: int, source: str, good: str, divisor: int,
                 dice: list[int]) -> None:
     """After a gathering or card roll: ask about tools if any choice matters, else gain."""
     player = state["players"][seat]
-    if len(tool_options(player, sum(dice), divisor)) > 1:
+    if has_tool_choice(player, sum(dice), divisor):
         state["pending"] = {"kind": "tools", "seat": seat, "source": source, "good": good,
                             "divisor": divisor, "dice": dice}
     else:
