@@ -13,7 +13,7 @@ from typing import Any
 from games.engines.base import Engine, IllegalAction, InvalidOptions, require_choice
 from games.engines.fastcopy import LegalActionsMemo, thaw
 
-from . import bot, orders, rules, scoring, versions, view
+from . import bot, orders, rules, scoring, texts, versions, view
 
 #: Working out Caverna's legal actions costs far more than comparing two marshalled states.
 LEGAL_ACTIONS = LegalActionsMemo(rules.legal_actions)
@@ -90,6 +90,12 @@ class CavernaEngine(Engine):
 
     def describe(self, state: dict, seat: int, action: dict, viewer: int | None = None) -> str:
         return view.describe(state, seat, action)
+
+    text_catalog = texts.CATALOG
+
+    def describe_text(self, state: dict, seat: int, action: dict,
+                      viewer: int | None = None) -> dict[str, Any]:
+        return texts.describe_text(state, seat, action)
 
     def orders_view(self, state: dict, seat: int) -> dict[str, Any]:
         return view.orders_view(state, seat)
