@@ -33,6 +33,8 @@ logger = logging.getLogger(__name__)
 QUEUE_LIMIT = 256
 #: Facts of recent log entries kept per process (each is read once for all its streams).
 FACTS_CACHE_SIZE = 512
+_ENTRY_FIELDS = ("sequence", "seat_number", "public_description", "actor_description",
+                 "public_text", "actor_text")
 
 
 @dataclass(frozen=True)
@@ -43,11 +45,18 @@ class LogEntry:
     seat_number: int | None
     public_description: str
     actor_description: str
+    public_text: dict | None = None
+    actor_text: dict | None = None
 
     def description_for(self, seat_number: int | None) -> str:
         if seat_number is not None and seat_number == self.seat_number:
             return self.actor_description
         return self.public_description
+
+    def text_for(self, seat_number: int | None) -> dict | None:
+        if seat_number is not None and seat_number == self.seat_number and self.actor_text:
+            return self.actor_text
+        return self.public_text
 
 
 @dataclass(frozen=True)
@@ -79,8 +88,7 @@ def load_game_facts(game_id: int, sequence: int | None = None) -> GameFacts | No
     entry = None
     if sequence is not None:
         row = (Action.objects.filter(game_id=game_id, sequence=sequence)
-               .values("sequence", "seat_number", "public_description", "actor_description")
-               .first())
+               .values(*_ENTRY_FIELDS).first())
         if row is None:
             return None
         entry = LogEntry(**row)
@@ -95,8 +103,7 @@ def load_log_entries(game_id: int, after: int, limit: int = 1000) -> list[LogEnt
 
     return [LogEntry(**row) for row in
             Action.objects.filter(game_id=game_id, sequence__gt=after).order_by("sequence")
-            .values("sequence", "seat_number", "public_description", "actor_description")
-            [:limit]]
+            .values(*_ENTRY_FIELDS)[:limit]]
 
 
 def db_call(function):

@@ -18,6 +18,7 @@ from games.exceptions import GameError
 from games.forms import GameCreateForm
 from games.models import ActionSource, GameStatus, ReportReason
 from games.names import seat_names, with_names
+from games.texts import entry_text
 
 LOG_ENTRIES_SHOWN = 30
 INVITATION_SENT = ("Invitation sent, if that name or email belongs to a player who is not in "
@@ -128,8 +129,8 @@ def game_detail(request, game_id):
         "picked": bool(choices) and viewer_seat not in awaited and engine.simultaneous,
         "pick_text": _pick_text(game, view, viewer_seat, names),
         "confirm": confirm,
-        "log": [(entry, with_names(entry.actor_description if finished
-                                   else entry.description_for(viewer_seat), names))
+        "log": [(entry, entry_text(entry, entry.seat_number if finished else viewer_seat,
+                                   names=names, engine_slug=game.engine))
                 for entry in log],
         "history": _history_context(game, at, perspective if finished else None),
         "perspective": perspective,

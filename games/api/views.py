@@ -322,7 +322,8 @@ class GameViewSet(GamePlayersMixin, mixins.ListModelMixin, mixins.RetrieveModelM
                 raise ValidationError({"since": "Must be a sequence number (0 or more)."})
             entries = entries.filter(sequence__gt=int(since))
         page = self.paginate_queryset(entries)
-        context = {"viewer_seat": selectors.viewer_seat_number(game, request.user)}
+        context = {"viewer_seat": selectors.viewer_seat_number(game, request.user),
+                   "engine": game.engine}
         return self.get_paginated_response(
             LogEntrySerializer(page, many=True, context=context).data
         )

@@ -29,7 +29,10 @@ SEPARATOR_CONTEXT = "separator"
 SEAT_KINDS = {"seat": "Seat {number}", "seat_lower": "seat {number}"}
 #: Texts every engine may use: several sentences, a sentence kept as it was (a line an engine
 #: could not give a key to; the tests make sure none is produced), a score category's label.
-SHARED_MESSAGES = {"sentences": "{sentences}", "literal": "{text}", "category": "{category}"}
+SHARED_MESSAGES = {"sentences": "{sentences}", "literal": "{text}", "category": "{category}",
+                   "took_back": "{seat} took back a move: {move}"}
+#: Shared texts that are only their parameters, so there is nothing to translate.
+_BARE = {"sentences", "literal", "category"}
 SHARED_SEPARATORS = {"sentences": " "}
 
 _FIELD = re.compile(r"\{(\w+)\}")
@@ -75,7 +78,8 @@ class Catalog:
         """Every (context, msgid, plural msgid) the catalog can render: what a translation of
         this engine must cover."""
         found: list[tuple[str, str, str | None]] = []
-        for key, template in self.messages.items():
+        shared = {key: template for key, template in SHARED_MESSAGES.items() if key not in _BARE}
+        for key, template in {**self.messages, **shared}.items():
             if isinstance(template, tuple):
                 found.append((key, template[0], template[1]))
             else:
@@ -106,7 +110,7 @@ def render(catalog: Catalog, message: Text, translations: Any = ENGLISH,
         singular, plural, count = template
         pattern = translations.npgettext(key, singular, plural, params[count])
     else:
-        pattern = translations.pgettext(key, template) if key in catalog.messages else template
+        pattern = template if key in _BARE else translations.pgettext(key, template)
 
     def value_text(name: str, value: Any) -> str:
         if isinstance(value, dict):
