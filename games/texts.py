@@ -43,6 +43,14 @@ def number_format(language: str):
     return str
 
 
+def reader_language(request) -> str:
+    """The language a request reads in: the signed-in player's choice (API clients signed in
+    by token too, whom the middleware does not see), else what LocaleMiddleware picked."""
+    user = getattr(request, "user", None)
+    chosen = getattr(user, "language", "") if user is not None and user.is_authenticated else ""
+    return chosen or translation.get_language() or "en"
+
+
 def render_text(engine_slug: str, message: dict[str, Any], *, language: str | None = None,
                 names: Mapping[int, str] | None = None) -> str:
     """`message` of `engine_slug`'s engine in `language` (default: the active one), each seat

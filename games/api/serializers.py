@@ -395,7 +395,8 @@ class LogEntrySerializer(serializers.ModelSerializer):
 
     def get_description(self, entry) -> str:
         return entry_text(entry, self.context.get("viewer_seat"),
-                          engine_slug=self.context.get("engine"))
+                          engine_slug=self.context.get("engine"),
+                          language=self.context.get("language"))
 
     def get_text(self, entry) -> dict | None:
         return entry.text_for(self.context.get("viewer_seat"))

@@ -40,6 +40,7 @@ from games.api.throttling import FailOpenUserRateThrottle
 from games.engines.registry import UnknownEngine, all_engines, get_engine
 from games.export import game_export
 from games.models import ActionSource, GameStatus
+from games.texts import reader_language
 
 TRUE_WORDS = {"1", "true", "yes", "on"}
 
@@ -323,7 +324,7 @@ class GameViewSet(GamePlayersMixin, mixins.ListModelMixin, mixins.RetrieveModelM
             entries = entries.filter(sequence__gt=int(since))
         page = self.paginate_queryset(entries)
         context = {"viewer_seat": selectors.viewer_seat_number(game, request.user),
-                   "engine": game.engine}
+                   "engine": game.engine, "language": reader_language(request)}
         return self.get_paginated_response(
             LogEntrySerializer(page, many=True, context=context).data
         )
