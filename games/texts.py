@@ -17,7 +17,7 @@ from typing import Any
 from django.utils import translation
 
 from games.engines.registry import UnknownEngine, get_engine
-from games.engines.texts import ENGLISH, Catalog, render, text
+from games.engines.texts import ENGLISH, SEAT_KINDS, Catalog, render, text
 from games.names import with_names
 
 LOCALE_DIR = Path(__file__).resolve().parent / "engines" / "locale"
@@ -63,10 +63,9 @@ def render_text(engine_slug: str, message: dict[str, Any], *, language: str | No
     def seat_name(kind: str, seat: int) -> str:
         if names and seat in names:
             return names[seat]
-        return translations.pgettext(kind, "Seat {number}" if kind == "seat"
-                                     else "seat {number}").replace("{number}", number(seat))
+        return translations.pgettext(kind, SEAT_KINDS[kind]).replace("{number}", number(seat))
 
-    return render(engine.text_catalog, message, translations, seat_name, number)
+    return render(engine.text_catalog or _NO_CATALOG, message, translations, seat_name, number)
 
 
 def entry_text(entry, viewer_seat: int | None, *, language: str | None = None,
@@ -80,7 +79,9 @@ def entry_text(entry, viewer_seat: int | None, *, language: str | None = None,
         try:
             if get_engine(slug).text_catalog is not None:
                 return render_text(slug, message, language=language, names=names)
-        except UnknownEngine:
+        except (UnknownEngine, LookupError, ValueError, TypeError):
+            # A text whose key or component a later version no longer has: the stored
+            # English description still reads.
             pass
     description = entry.description_for(viewer_seat)
     return with_names(description, names) if names else description

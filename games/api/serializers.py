@@ -345,7 +345,10 @@ class InviteSerializer(serializers.Serializer):
 class LegalActionSerializer(serializers.Serializer):
     index = serializers.IntegerField()
     action = EngineActionField()
-    description = serializers.CharField()
+    description = serializers.CharField(
+        help_text="What the action does, in the request's language; seats read \"Seat N\".")
+    text = serializers.JSONField(
+        help_text="The same as a message key with parameters (`k`, `p`).")
 
 
 class ActionSubmitSerializer(serializers.Serializer):

@@ -77,3 +77,23 @@ def test_an_undo_entry_reads_in_the_readers_language():
     italian = entry_text(undo, None, language="it", engine_slug="stone_age",
                          names={seat: "Ada"})
     assert italian.startswith("Ada ha ripreso una mossa: Ada mette 1 persona su ")
+
+
+def test_the_choices_read_in_the_readers_language():
+    game, users = started_game(3, engine="seven_wonders", seed="languages")
+    game = _pick_phase(game)
+    client = client_for(users[1])
+    english = client.get(f"/api/v1/games/{game.pk}/actions/").json()
+    italian = client.get(f"/api/v1/games/{game.pk}/actions/", HTTP_ACCEPT_LANGUAGE="it").json()
+    assert [item["text"] for item in english] == [item["text"] for item in italian]
+    assert english[0]["description"].startswith(("Build", "Discard"))
+    assert all(item["description"].startswith(("Costruisci", "Scarta")) for item in italian)
+
+
+def test_entries_without_a_usable_text_read_as_their_english_description():
+    old = Action(seat_number=1, public_description="Seat 1 acts.", actor_description="Seat 1 acts.")
+    assert entry_text(old, None, language="fa", engine_slug="stone_age",
+                      names={1: "Ada"}) == "Ada acts."
+    retired = Action(seat_number=1, public_description="Seat 1 acts.",
+                     actor_description="Seat 1 acts.", public_text={"k": "sa.retired_key"})
+    assert entry_text(retired, None, language="it", engine_slug="stone_age") == "Seat 1 acts."
