@@ -18,7 +18,7 @@ from games.exceptions import GameError
 from games.forms import GameCreateForm
 from games.models import ActionSource, GameStatus, ReportReason
 from games.names import seat_names, with_names
-from games.texts import entry_text
+from games.texts import entry_text, render_text
 
 LOG_ENTRIES_SHOWN = 30
 INVITATION_SENT = ("Invitation sent, if that name or email belongs to a player who is not in "
@@ -221,11 +221,13 @@ def _result_rows(game) -> list[dict]:
     if not game.result:
         return []
     seats = {seat.number: seat for seat in game.seats.all()}
+    engine = get_engine(game.engine)
     return [
         {
             "seat": seats.get(number),
             "score": score,
-            "breakdown": game.result["breakdown"][number],
+            "breakdown": {render_text(game.engine, engine.category_text(category)): points
+                          for category, points in game.result["breakdown"][number].items()},
             "winner": number in game.result["winners"],
         }
         for number, score in enumerate(game.result["scores"])

@@ -198,6 +198,13 @@ class Engine(ABC):
         """`describe_resolution` as a message key with parameters."""
         return text("literal", text=self.describe_resolution(state, viewer))
 
+    def category_text(self, category: str) -> dict[str, Any]:
+        """The label of a row of the score breakdown (`result()["breakdown"]`)."""
+        if self.text_catalog is not None and category in self.text_catalog.names.get(
+                "category", {}):
+            return text("category", category=category)
+        return text("literal", text=category)
+
     # ----- time-outs and bots -----------------------------------------------------------------
 
     @abstractmethod

@@ -6,6 +6,7 @@ every language."""
 from __future__ import annotations
 
 import gettext
+import importlib
 import json
 import random
 
@@ -165,3 +166,18 @@ def test_a_hidden_pick_stays_hidden_in_every_language(language):
         assert card_name not in rendered and action["card"] not in json.dumps(message)
     own = render(engine.text_catalog, engine.describe_text(state, 0, action, 0), translations)
     assert card_name in own
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+@pytest.mark.parametrize("slug", sorted(ENGINES))
+def test_score_breakdown_rows_are_labelled_in_every_language(slug, language):
+    engine = get_engine(slug)
+    scoring = importlib.import_module(f"games.engines.{slug}.scoring")
+    assert set(scoring.CATEGORIES) == set(engine.text_catalog.names["category"])
+    rows = set(scoring.CATEGORIES)
+    if slug == "caverna":
+        rows.add("bonus_writing_chamber")
+    for row in rows:
+        label = engine.category_text(row)
+        assert label["k"] != "literal"
+        assert render(engine.text_catalog, label, _strict(slug, language))

@@ -97,6 +97,9 @@ class CavernaEngine(Engine):
                       viewer: int | None = None) -> dict[str, Any]:
         return texts.describe_text(state, seat, action)
 
+    def category_text(self, category: str) -> dict[str, Any]:
+        return texts.row_text(category)
+
     def orders_view(self, state: dict, seat: int) -> dict[str, Any]:
         return view.orders_view(state, seat)
 

@@ -243,7 +243,3 @@ def event_text(state: dict[str, Any], event: dict[str, Any], viewer: int | None)
         return text("sw.ev_wonder_chosen", seat=who, city=event["wonder"],
                     side=str(event["side"]))
     return text("sw.ev_mine" if viewer == seat else "sw.ev_other")
-
-
-def category_text(category: str) -> Text:
-    return text("category", category=category)

@@ -180,8 +180,3 @@ def resolution_text(state: dict, viewer: int | None = None) -> Text:
     parts = [log_text(entry["private"] if viewer is not None and entry.get("seat") == viewer
                       and "private" in entry else entry["text"]) for entry in after["last"]]
     return sentences(parts) if parts else text("sa.dice_rolled")
-
-
-def category_text(category: str) -> Text:
-    """A score breakdown category's label."""
-    return text("category", category=category)
