@@ -26,7 +26,7 @@ from games.models import (
     Seat,
 )
 from games.names import seat_names
-from games.texts import entry_text
+from games.texts import entry_text, reader_language
 
 
 class EngineSerializer(serializers.Serializer):
@@ -461,7 +461,8 @@ class MyGameSerializer(serializers.ModelSerializer):
         names = seat_names(game)
         seat = self._seat(game)
         text = entry_text(entry, seat.number if seat else None, names=names,
-                          engine_slug=game.engine)
+                          engine_slug=game.engine,
+                          language=reader_language(self.context["request"]))
         return {"sequence": entry.sequence, "at": entry.created_at,
                 "player": names.get(entry.seat_number) if entry.seat_number is not None else None,
                 "text": text}
