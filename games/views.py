@@ -10,6 +10,7 @@ from django.http import Http404, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import select_template
 from django.urls import reverse
+from django.utils import translation
 from django.views.decorators.http import require_POST
 
 from games import autoplay_views, board, selectors, services, undo
@@ -153,6 +154,12 @@ def _pick_text(game, view, viewer_seat, names) -> str:
     """The viewer's pending secret pick in words (7 Wonders' view says it)."""
     you = view.get("you") if isinstance(view, dict) else None
     if isinstance(you, dict) and you.get("pick_text"):
+        if isinstance(you.get("pick"), dict) and not (
+                translation.get_language() or "en").startswith("en"):
+            # A pick read by the one who made it is its own action text.
+            engine = get_engine(game.engine)
+            message = engine.describe_text(game.state, viewer_seat, you["pick"], viewer_seat)
+            return render_text(game.engine, message, names=names)
         return with_names(str(you["pick_text"]), names)
     return ""
 

@@ -31,3 +31,27 @@ def test_log_and_choices_read_in_the_players_language(client):
     count = str(action["count"]).translate(str.maketrans("0123456789", "۰۱۲۳۴۵۶۷۸۹"))
     assert f"{mover_name} {count} آدمک در جنگل می‌گذارد." in page
     assert "آدمک در شکارگاه می‌گذارد." in page  # a choice of the player to act now
+
+
+def test_a_seven_wonders_pick_reads_in_the_pickers_language_and_stays_hidden(client):
+    game, users = started_game(3, engine="seven_wonders", seed="page-languages")
+    engine = get_engine("seven_wonders")
+    while game.state["phase"] != "pick":
+        seat = engine.active_seats(game.state)[0]
+        services.game_action_submit(game_id=game.pk, user=users[seat],
+                                    action=engine.legal_actions(game.state, seat)[0],
+                                    expected_version=None)
+        game = Game.objects.get(pk=game.pk)
+    pick = next(a for a in engine.legal_actions(game.state, 0) if a["type"] == "discard")
+    services.game_action_submit(game_id=game.pk, user=users[0], action=pick,
+                                expected_version=game.version)
+    for user in users:
+        user.language = "it"
+        user.save(update_fields=["language"])
+    client.force_login(users[0])
+    own = client.get(f"/games/{game.pk}/").content.decode().replace("&#x27;", "'")
+    assert "Scarta " in own and "per 3 monete" in own
+    client.force_login(users[1])
+    other = client.get(f"/games/{game.pk}/").content.decode().replace("&#x27;", "'")
+    name = game.seats.get(number=0).player_name
+    assert f"{name} ha scelto una carta." in other
