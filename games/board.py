@@ -13,8 +13,11 @@ import re
 from collections.abc import Callable
 from typing import Any
 
+from django.utils import translation
+
 from games.engines.base import Engine
 from games.names import with_names
+from games.texts import render_text
 
 #: Seat colours (with a legend on the page); white text is readable on each (contrast ≥ 4.5).
 SEAT_COLOURS = ("#b3261e", "#1f5fbf", "#2e6b30", "#8a5a00", "#6a1b9a", "#00695c", "#5d4037")
@@ -122,6 +125,9 @@ def present_choices(engine: Engine, legal: list[dict], seat: int,
                 merged["targets"] + targets_of(engine.slug, item["action"])))
             continue
         label, detail = imperative(item["description"], seat)
+        if "text" in item and not (translation.get_language() or "en").startswith("en"):
+            # The imperative is English grammar; other languages show the engine's sentence.
+            label, detail = render_text(engine.slug, item["text"], names=names), ""
         choice = {
             "number": len(choices) + 1,
             "index": item["index"],

@@ -35,6 +35,8 @@ logger = logging.getLogger(__name__)
 QUEUE_LIMIT = 256
 #: Facts of recent log entries kept per process (each is read once for all its streams).
 FACTS_CACHE_SIZE = 512
+_ENTRY_FIELDS = ("sequence", "seat_number", "public_description", "actor_description",
+                 "public_text", "actor_text")
 
 
 @dataclass(frozen=True)
@@ -45,11 +47,18 @@ class LogEntry:
     seat_number: int | None
     public_description: str
     actor_description: str
+    public_text: dict | None = None
+    actor_text: dict | None = None
 
     def description_for(self, seat_number: int | None) -> str:
         if seat_number is not None and seat_number == self.seat_number:
             return self.actor_description
         return self.public_description
+
+    def text_for(self, seat_number: int | None) -> dict | None:
+        if seat_number is not None and seat_number == self.seat_number and self.actor_text:
+            return self.actor_text
+        return self.public_text
 
 
 @dataclass(frozen=True)
@@ -83,8 +92,7 @@ def load_game_facts(game_id: int, sequence: int | None = None) -> GameFacts | No
     if sequence is not None:
         games = games.annotate(entry=FilteredRelation(
             "actions", condition=Q(actions__sequence=sequence)))
-        columns += ["entry__sequence", "entry__seat_number", "entry__public_description",
-                    "entry__actor_description"]
+        columns += [f"entry__{field}" for field in _ENTRY_FIELDS]
     rows = list(games.values_list(*columns))
     if not rows:
         return None
@@ -93,7 +101,7 @@ def load_game_facts(game_id: int, sequence: int | None = None) -> GameFacts | No
     if sequence is not None:
         if rows[0][5] is None:
             return None
-        entry = LogEntry(*rows[0][5:9])
+        entry = LogEntry(*rows[0][5:5 + len(_ENTRY_FIELDS)])
     seats = [row[3:5] for row in rows if row[2] is not None]
     return GameFacts(
         game_id=game_id, version=version, status=status,
@@ -106,8 +114,7 @@ def load_log_entries(game_id: int, after: int, limit: int = 1000) -> list[LogEnt
 
     return [LogEntry(**row) for row in
             Action.objects.filter(game_id=game_id, sequence__gt=after).order_by("sequence")
-            .values("sequence", "seat_number", "public_description", "actor_description")
-            [:limit]]
+            .values(*_ENTRY_FIELDS)[:limit]]
 
 
 #: How often a worker thread lets the next query check its database connection (a round trip:

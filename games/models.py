@@ -214,6 +214,11 @@ class Action(models.Model):
     # How the move reads to everyone, and to the seat that made it (who may see its secret).
     public_description = models.TextField()
     actor_description = models.TextField()
+    # The same as message keys with parameters (games.engines.texts), which each reader sees in
+    # their own language; the actor's only when it differs from the public one. Null in entries
+    # written before texts were stored: those read as their English descriptions.
+    public_text = models.JSONField(null=True, blank=True)
+    actor_text = models.JSONField(null=True, blank=True)
     # The sequence of the undo entry that took this move back; the entry itself stays in the log
     # and is skipped when the log is replayed at that version or later.
     undone_by = models.PositiveIntegerField(null=True, blank=True)
@@ -227,6 +232,11 @@ class Action(models.Model):
 
     def __str__(self) -> str:
         return f"#{self.sequence} of game {self.game_id}"
+
+    def text_for(self, seat_number: int | None) -> dict | None:
+        if seat_number is not None and seat_number == self.seat_number and self.actor_text:
+            return self.actor_text
+        return self.public_text
 
     def description_for(self, seat_number: int | None) -> str:
         if seat_number is not None and seat_number == self.seat_number:

@@ -8,6 +8,7 @@ from django.db.models import Q, QuerySet
 
 from games.engines.registry import get_engine
 from games.models import Game, GameInvitation, GameStatus, InvitationStatus, Seat
+from games.texts import english_text
 
 
 def visible_to(user) -> Q:
@@ -81,16 +82,18 @@ def game_view_for(game: Game, user) -> dict[str, Any] | None:
 
 
 def legal_actions_for(game: Game, user) -> list[dict[str, Any]]:
-    """The user's legal actions, each with its `describe` text, in the engine's order."""
+    """The user's legal actions, each with its `describe` text (English) and the same as a
+    message key with parameters (`text`, for the reader's language), in the engine's order."""
     seat = seat_of(game, user)
     if seat is None or seat.is_bot or game.status != GameStatus.ACTIVE:
         return []
     engine = get_engine(game.engine)
-    return [
-        {"index": index, "action": action,
-         "description": engine.describe(game.state, seat.number, action, viewer=seat.number)}
-        for index, action in enumerate(engine.legal_actions(game.state, seat.number))
-    ]
+    listed = []
+    for index, action in enumerate(engine.legal_actions(game.state, seat.number)):
+        text = engine.describe_text(game.state, seat.number, action, viewer=seat.number)
+        listed.append({"index": index, "action": action,
+                       "description": english_text(engine, text), "text": text})
+    return listed
 
 
 def awaiting_seats(game: Game) -> list[int]:

@@ -82,6 +82,7 @@ from games.models import (
 )
 from games.selectors import can_view, user_by_login
 from games.text import visible_text
+from games.texts import english_text, took_back_texts
 
 logger = logging.getLogger(__name__)
 
@@ -314,10 +315,12 @@ def _append_action(
     state_before: dict,
 ) -> Action:
     if kind == ActionKind.RESOLVE:
-        public = actor_text = engine.describe_resolution(state_before, None)
+        public_text = actor_message = engine.resolution_text(state_before, None)
     else:
-        public = engine.describe(state_before, seat_number, payload, viewer=None)
-        actor_text = engine.describe(state_before, seat_number, payload, viewer=seat_number)
+        public_text = engine.describe_text(state_before, seat_number, payload, viewer=None)
+        actor_message = engine.describe_text(state_before, seat_number, payload,
+                                             viewer=seat_number)
+    public, actor_text = english_text(engine, public_text), english_text(engine, actor_message)
     game.version += 1
     action = Action.objects.create(
         game=game,
@@ -329,6 +332,8 @@ def _append_action(
         actor=actor,
         public_description=public,
         actor_description=actor_text,
+        public_text=public_text,
+        actor_text=actor_message if actor_message != public_text else None,
     )
     bus.publish_game_after_commit(game.pk, game.version, action.pk)
     return action
@@ -803,6 +808,7 @@ def game_move_undo(*, game_id: int, user, expected_version: int | None,
             source=source, actor=user,
             public_description=words + target.public_description,
             actor_description=words + target.actor_description,
+            **took_back_texts(seat.number, target),
         )
         Action.objects.filter(pk__in=[entry.pk for entry in taken_back]).update(
             undone_by=record.sequence)

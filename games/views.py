@@ -10,6 +10,7 @@ from django.http import Http404, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import select_template
 from django.urls import reverse
+from django.utils import translation
 from django.views.decorators.http import require_POST
 
 from games import autoplay_views, board, selectors, services, undo
@@ -18,6 +19,7 @@ from games.exceptions import GameError
 from games.forms import GameCreateForm
 from games.models import ActionSource, GameStatus, ReportReason
 from games.names import seat_names, with_names
+from games.texts import entry_text, render_text
 
 LOG_ENTRIES_SHOWN = 30
 INVITATION_SENT = ("Invitation sent, if that name or email belongs to a player who is not in "
@@ -128,8 +130,8 @@ def game_detail(request, game_id):
         "picked": bool(choices) and viewer_seat not in awaited and engine.simultaneous,
         "pick_text": _pick_text(game, view, viewer_seat, names),
         "confirm": confirm,
-        "log": [(entry, with_names(entry.actor_description if finished
-                                   else entry.description_for(viewer_seat), names))
+        "log": [(entry, entry_text(entry, entry.seat_number if finished else viewer_seat,
+                                   names=names, engine_slug=game.engine))
                 for entry in log],
         "history": _history_context(game, at, perspective if finished else None),
         "perspective": perspective,
@@ -152,6 +154,12 @@ def _pick_text(game, view, viewer_seat, names) -> str:
     """The viewer's pending secret pick in words (7 Wonders' view says it)."""
     you = view.get("you") if isinstance(view, dict) else None
     if isinstance(you, dict) and you.get("pick_text"):
+        if isinstance(you.get("pick"), dict) and not (
+                translation.get_language() or "en").startswith("en"):
+            # A pick read by the one who made it is its own action text.
+            engine = get_engine(game.engine)
+            message = engine.describe_text(game.state, viewer_seat, you["pick"], viewer_seat)
+            return render_text(game.engine, message, names=names)
         return with_names(str(you["pick_text"]), names)
     return ""
 
@@ -220,11 +228,13 @@ def _result_rows(game) -> list[dict]:
     if not game.result:
         return []
     seats = {seat.number: seat for seat in game.seats.all()}
+    engine = get_engine(game.engine)
     return [
         {
             "seat": seats.get(number),
             "score": score,
-            "breakdown": game.result["breakdown"][number],
+            "breakdown": {render_text(game.engine, engine.category_text(category)): points
+                          for category, points in game.result["breakdown"][number].items()},
             "winner": number in game.result["winners"],
         }
         for number, score in enumerate(game.result["scores"])

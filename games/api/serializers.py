@@ -25,7 +25,8 @@ from games.models import (
     ReportTarget,
     Seat,
 )
-from games.names import seat_names, with_names
+from games.names import seat_names
+from games.texts import entry_text, reader_language
 
 
 class EngineSerializer(serializers.Serializer):
@@ -344,7 +345,10 @@ class InviteSerializer(serializers.Serializer):
 class LegalActionSerializer(serializers.Serializer):
     index = serializers.IntegerField()
     action = EngineActionField()
-    description = serializers.CharField()
+    description = serializers.CharField(
+        help_text="What the action does, in the request's language; seats read \"Seat N\".")
+    text = serializers.JSONField(
+        help_text="The same as a message key with parameters (`k`, `p`).")
 
 
 class ActionSubmitSerializer(serializers.Serializer):
@@ -380,15 +384,25 @@ class ActionResultSerializer(serializers.Serializer):
 
 
 class LogEntrySerializer(serializers.ModelSerializer):
-    description = serializers.SerializerMethodField()
+    description = serializers.SerializerMethodField(
+        help_text="The entry as the caller may read it, in the request's language (the "
+                  "signed-in player's, else Accept-Language); seats read \"Seat N\".")
+    text = serializers.SerializerMethodField(
+        help_text="The same as a message key with parameters (`k`, `p`), for clients that "
+                  "translate themselves; null for entries written before texts were kept.")
 
     class Meta:
         model = Action
-        fields = ("sequence", "kind", "seat_number", "source", "description", "undone_by",
-                  "created_at")
+        fields = ("sequence", "kind", "seat_number", "source", "description", "text",
+                  "undone_by", "created_at")
 
     def get_description(self, entry) -> str:
-        return entry.description_for(self.context.get("viewer_seat"))
+        return entry_text(entry, self.context.get("viewer_seat"),
+                          engine_slug=self.context.get("engine"),
+                          language=self.context.get("language"))
+
+    def get_text(self, entry) -> dict | None:
+        return entry.text_for(self.context.get("viewer_seat"))
 
 
 class LastMoveSerializer(serializers.Serializer):
@@ -446,7 +460,9 @@ class MyGameSerializer(serializers.ModelSerializer):
             return None
         names = seat_names(game)
         seat = self._seat(game)
-        text = entry.description_for(seat.number if seat else None)
+        text = entry_text(entry, seat.number if seat else None, names=names,
+                          engine_slug=game.engine,
+                          language=reader_language(self.context["request"]))
         return {"sequence": entry.sequence, "at": entry.created_at,
                 "player": names.get(entry.seat_number) if entry.seat_number is not None else None,
-                "text": with_names(text, names)}
+                "text": text}

@@ -151,7 +151,7 @@ def _change(facts: live.GameFacts, entry: live.LogEntry | None, seat: int | None
               "your_turn": seat is not None and seat in facts.awaiting}
     if entry is not None:
         change["log"] = {"sequence": entry.sequence, "seat": entry.seat_number,
-                         "text": entry.description_for(seat)}
+                         "text": entry.description_for(seat), "message": entry.text_for(seat)}
     return change
 
 

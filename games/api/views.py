@@ -40,6 +40,7 @@ from games.api.throttling import FailOpenUserRateThrottle
 from games.engines.registry import UnknownEngine, all_engines, get_engine
 from games.export import game_export
 from games.models import ActionSource, GameStatus
+from games.texts import reader_language, render_text
 
 TRUE_WORDS = {"1", "true", "yes", "on"}
 
@@ -244,7 +245,10 @@ class GameViewSet(GamePlayersMixin, mixins.ListModelMixin, mixins.RetrieveModelM
     def actions(self, request, pk=None):
         game = self.get_object()
         if request.method == "GET":
-            return Response(selectors.legal_actions_for(game, request.user))
+            language = reader_language(request)
+            return Response([{**item, "description": render_text(game.engine, item["text"],
+                                                                  language=language)}
+                             for item in selectors.legal_actions_for(game, request.user)])
         serializer = ActionSubmitSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         key = request.headers.get("Idempotency-Key") or None
@@ -322,7 +326,8 @@ class GameViewSet(GamePlayersMixin, mixins.ListModelMixin, mixins.RetrieveModelM
                 raise ValidationError({"since": "Must be a sequence number (0 or more)."})
             entries = entries.filter(sequence__gt=int(since))
         page = self.paginate_queryset(entries)
-        context = {"viewer_seat": selectors.viewer_seat_number(game, request.user)}
+        context = {"viewer_seat": selectors.viewer_seat_number(game, request.user),
+                   "engine": game.engine, "language": reader_language(request)}
         return self.get_paginated_response(
             LogEntrySerializer(page, many=True, context=context).data
         )

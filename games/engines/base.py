@@ -13,6 +13,8 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable
 from typing import Any
 
+from games.engines.texts import text
+
 State = dict[str, Any]
 Action = dict[str, Any]
 
@@ -179,6 +181,29 @@ class Engine(ABC):
     def describe_resolution(self, state: State, viewer: int | None = None) -> str:
         """A sentence for the system step that `resolve` would run on `state`."""
         return "The turn was resolved."
+
+    #: The engine's message catalog (games.engines.texts.Catalog): the keys its texts use and
+    #: how their parameters read. Engines without one describe in English only.
+    text_catalog: Any = None
+
+    def describe_text(
+        self, state: State, seat: int, action: Action, viewer: int | None = None
+    ) -> dict[str, Any]:
+        """`describe` as a message key with parameters (games.engines.texts), which the
+        presentation layer renders in the viewer's language; rendered in English it is exactly
+        `describe`. By default the English sentence itself."""
+        return text("literal", text=self.describe(state, seat, action, viewer))
+
+    def resolution_text(self, state: State, viewer: int | None = None) -> dict[str, Any]:
+        """`describe_resolution` as a message key with parameters."""
+        return text("literal", text=self.describe_resolution(state, viewer))
+
+    def category_text(self, category: str) -> dict[str, Any]:
+        """The label of a row of the score breakdown (`result()["breakdown"]`)."""
+        if self.text_catalog is not None and category in self.text_catalog.names.get(
+                "category", {}):
+            return text("category", category=category)
+        return text("literal", text=category)
 
     # ----- time-outs and bots -----------------------------------------------------------------
 

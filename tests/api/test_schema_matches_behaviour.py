@@ -125,7 +125,7 @@ def test_the_legal_action_listing_is_documented_as_served(schema):
     assert response["type"] == "array" and isinstance(served, list) and served
     assert not any(p["name"] in ("page", "page_size") for p in documented.get("parameters", []))
     item = schema["components"]["schemas"]["LegalAction"]
-    assert set(item["required"]) == set(served[0]) == {"index", "action", "description"}
+    assert set(item["required"]) == set(served[0]) == {"index", "action", "description", "text"}
     assert item["properties"]["action"]["type"] == "object"
 
 

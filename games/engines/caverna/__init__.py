@@ -12,7 +12,7 @@ from typing import Any
 
 from games.engines.base import Engine, IllegalAction, InvalidOptions, require_choice
 
-from . import bot, orders, rules, scoring, versions, view
+from . import bot, orders, rules, scoring, texts, versions, view
 
 
 class CavernaEngine(Engine):
@@ -85,6 +85,15 @@ class CavernaEngine(Engine):
 
     def describe(self, state: dict, seat: int, action: dict, viewer: int | None = None) -> str:
         return view.describe(state, seat, action)
+
+    text_catalog = texts.CATALOG
+
+    def describe_text(self, state: dict, seat: int, action: dict,
+                      viewer: int | None = None) -> dict[str, Any]:
+        return texts.describe_text(state, seat, action)
+
+    def category_text(self, category: str) -> dict[str, Any]:
+        return texts.row_text(category)
 
     def orders_view(self, state: dict, seat: int) -> dict[str, Any]:
         return view.orders_view(state, seat)

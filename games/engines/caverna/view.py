@@ -10,16 +10,15 @@ from typing import Any
 
 from . import animals as animal_rules
 from . import board as B
-from . import scoring
+from . import scoring, texts
 from .data import LOOT, ROUND_CARDS, SPACES, TILES
-from .effects import TILE_TRADES, either_or_is_and_or, tile_text
+from .effects import either_or_is_and_or, tile_text
 from .rules import (
     MARKET_PRICES,
     TRADING_DECISIONS,
     food_needed,
     frame_candidates,
     node_at,
-    space_actions,
 )
 from .versions import is_legacy
 
@@ -291,138 +290,4 @@ def _row_name(row: str) -> str:
 
 
 def describe(state: dict[str, Any], seat: int, action: Any) -> str:
-    who = f"Seat {seat}"
-    if not isinstance(action, dict):
-        return f"{who} did something unrecognised."
-    kind = action.get("type")
-    at = action.get("at")
-    where = ""
-    if isinstance(at, list) and at:
-        spots = at if isinstance(at[0], list) else [at]
-        where = " at " + " and ".join(
-            f"({s[0]},{s[1]})" for s in spots if isinstance(s, list) and len(s) == 2
-        )
-    try:
-        if kind == "place":
-            return f"{who} placed a dwarf on {space_name(action['space'])}."
-        if kind == "pass":
-            return f"{who} had no usable action space and kept a dwarf home."
-        if kind == "reorder":
-            return f"{who} paid 1 ruby to play a dwarf out of weapon order."
-        if kind == "part":
-            task = state["stack"][-1]
-            node = space_actions(state, task["src"])
-            for k in [*task["path"], action["index"]]:
-                node = node["items"][k]
-            return f"{who} chose: {_node_text(node)}."
-        if kind == "done":
-            return f"{who} finished the action space."
-        if kind == "tile":
-            return f"{who} placed a {action['tile'].replace('_', ' ')}{where}."
-        if kind == "furnish":
-            subs = action.get("ore_for")
-            paid = f", paying ore for {' and '.join(subs)} (Builder)" if subs else ""
-            return f"{who} furnished {TILES[action['tile']]['name']}{paid}."
-        if kind == "furnish_at":
-            return f"{who} placed the furnishing tile{where}."
-        if kind == "sow":
-            return f"{who} sowed {action['crop']}{where}."
-        if kind == "sow_done":
-            return f"{who} finished sowing."
-        if kind == "build":
-            task = state["stack"][-1]
-            what = {"small": "a small pasture", "large": "a large pasture", "stable": "a stable"}[
-                task["what"]
-            ]
-            return f"{who} built {what}{where}."
-        if kind == "forge":
-            return f"{who} forged a weapon of strength {action['strength']}."
-        if kind == "loot":
-            return f"{who} took expedition loot: {LOOT_NAMES[action['item']]}."
-        if kind == "loot_done":
-            return f"{who} ended the expedition."
-        if kind == "imitate":
-            return f"{who} imitated {space_name(action['space'])}."
-        if kind == "exchange":
-            return f"{who} traded ore {action['times']} time(s)."
-        if kind == "buy":
-            return f"{who} bought 1 {action['good'].replace('_', ' ')}."
-        if kind == "market_done":
-            return f"{who} left the market."
-        if kind == "breed":
-            return f"{who} bred {', '.join(action['types']) or 'nothing'}."
-        if kind == "feed":
-            if action.get("with"):
-                return f"{who} fed their dwarfs, one of them with {action['with']} (Working cave)."
-            return f"{who} fed their dwarfs."
-        if kind == "breed_now":
-            return f"{who} went on to breeding."
-        if kind == "finish":
-            return f"{who} finished their last trades before scoring."
-        if kind == "tile_trade":
-            tile = action["tile"]
-            if tile == "peaceful_cave":
-                w = state["players"][seat]["dwarfs"][action["dwarf"]]["w"]
-                return f"{who} gave up a strength-{w} weapon for {w} food (Peaceful cave)."
-            pay, get = TILE_TRADES[tile][action["option"]]
-            return f"{who} used the {TILES[tile]['name']}: {_goods(pay)} for {_goods(get)}."
-        if kind == "skip":
-            return f"{who} skipped the {action['phase']} phase."
-        if kind == "convert":
-            src = action["from"]
-            if src == "gold":
-                return f"{who} converted {action['amount']} gold into {action['amount'] - 1} food."
-            if src == "donkey_pair":
-                return f"{who} converted 2 donkeys into 3 food."
-            return f"{who} converted 1 {src.replace('_', ' ')} into food."
-        if kind == "ruby_trade":
-            return f"{who} traded a ruby for 1 {action['to'].replace('_', ' ')}."
-        if kind == "ruby_tile":
-            return f"{who} bought a {action['tile']} tile with rubies{where}."
-        if kind == "release":
-            return f"{who} released 1 {action['animal'].replace('_', ' ')}."
-        if kind == "protect":
-            return f"{who} paid 1 ruby to keep the goods on {space_name(action['space'])}."
-        if kind == "let_go":
-            return f"{who} let the goods on {space_name(action['space'])} go back to the supply."
-    except (KeyError, IndexError, TypeError, ValueError):
-        pass
-    return f"{who} made a move."
-
-
-def _goods(goods: dict[str, int]) -> str:
-    return ", ".join(f"{v} {g.replace('_', ' ')}" for g, v in goods.items())
-
-
-def _node_text(node: dict[str, Any]) -> str:
-    if "op" in node:
-        return " + ".join(_node_text(i) for i in node["items"])
-    act = node["act"]
-    if act in ("gain", "gain_if", "gain_per", "pay"):
-        goods = ", ".join(f"{v} {g.replace('_', ' ')}" for g, v in node["goods"].items())
-        return {
-            "gain": "take",
-            "gain_if": "take (if allowed)",
-            "gain_per": "take per ore mine",
-            "pay": "pay",
-        }[act] + f" {goods}"
-    if act == "place_tile":
-        return "place " + " or ".join(t.replace("_", " ") for t in node["tiles"])
-    if act == "expedition":
-        return f"level-{node['level']} expedition"
-    return {
-        "take_accumulated": "take the goods on the space",
-        "furnish": "furnish a cavern"
-        if node.get("scope") != "dwelling_tiles"
-        else "furnish a dwelling",
-        "family_growth": "family growth",
-        "sow": "sow",
-        "build_small_pasture": "build a small pasture",
-        "build_large_pasture": "build a large pasture",
-        "build_stable": "build a stable",
-        "forge_weapon": "forge a weapon",
-        "become_starting_player": "become starting player",
-        "imitate": "imitate",
-        "exchange": "trade ore",
-        "weekly_market_buy": "buy goods",
-    }.get(act, act.replace("_", " "))
+    return texts.english(texts.describe_text(state, seat, action))

@@ -10,7 +10,7 @@ from typing import Any
 
 from ..base import Engine, IllegalAction, SeededRandom, State, match_legal, new_rng_state
 from ..fastcopy import deep_copy
-from . import bot, view
+from . import bot, texts, view
 from .data import CARDS, WONDERS
 from .free_city import (
     CITIES,
@@ -436,6 +436,16 @@ class SevenWondersEngine(Engine):
 
     def describe_resolution(self, state: State, viewer: int | None = None) -> str:
         return view.describe_resolution(state, viewer)
+
+    text_catalog = texts.CATALOG
+
+    def describe_text(
+        self, state: State, seat: int, action: dict[str, Any], viewer: int | None = None
+    ) -> dict[str, Any]:
+        return texts.describe_text(state, seat, action, viewer)
+
+    def resolution_text(self, state: State, viewer: int | None = None) -> dict[str, Any]:
+        return texts.resolution_text(state, viewer)
 
     # ----- time-outs and bots ---------------------------------------------------------------
 

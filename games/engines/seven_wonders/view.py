@@ -9,15 +9,15 @@ from __future__ import annotations
 
 from typing import Any
 
+from . import texts
 from .data import CARDS, WONDERS
-from .free_city import FREE_CITY, controller, is_free_city, is_two_player, label
+from .free_city import FREE_CITY, controller, is_free_city, is_two_player
 from .rules import (
     AGE_NAMES,
     CARD_COLOR,
     CARD_NAME,
     COLORS,
     RESOURCES,
-    city_names,
     left_of,
     olympia_free_available,
     production,
@@ -93,117 +93,19 @@ def card_info(cid: str) -> dict[str, Any]:
     }
 
 
-def _coins(n: int) -> str:
-    return f"{n} coin{'s' if n != 1 else ''}"
-
-
-def payment_text(action: dict[str, Any], bank: int = 0,
-                 sellers: dict[str, str] | None = None) -> str:
-    """The payment in words; `sellers` names the neighbours (two-player games: "Seat 1", "the
-    Free City") instead of "the left" / "the right"."""
-    parts = []
-    for side in ("left", "right"):
-        paid = action.get("pay", {}).get(side)
-        if paid:
-            bought = resources_text(action["buy"][side])
-            seller = sellers[side] if sellers else f"the {side}"
-            parts.append(f"{_coins(paid)} to {seller} for {bought}")
-    if bank:
-        parts.append(f"{_coins(bank)} to the bank")
-    if not parts:
-        return ""
-    return "pay " + " and ".join(parts)
-
-
-def _sellers(state: dict[str, Any], city: int) -> dict[str, str] | None:
-    if not is_two_player(state):
-        return None
-    count = len(state["players"])
-    return {"left": label(state, left_of(city, count)),
-            "right": label(state, right_of(city, count))}
-
-
 def own_action_text(state: dict[str, Any], seat: int, action: dict[str, Any]) -> str:
     """The action as the seat that takes it reads it (a Free City action says so)."""
-    if is_two_player(state) and action.get("free_city") is True:
-        return "For the Free City: " + _city_action_text(state, FREE_CITY, action)
-    return _city_action_text(state, seat, action)
-
-
-def _city_action_text(state: dict[str, Any], seat: int, action: dict[str, Any]) -> str:
-    kind = action.get("type")
-    cid = action.get("card")
-    if kind == "choose_wonder":
-        if action.get("wonder") not in WONDERS:
-            return "An unknown action"
-        wonder = WONDERS[action["wonder"]]
-        return f"Take {wonder['name']} ({wonder['city']}), side {action.get('side')}"
-    if not isinstance(cid, str) or cid not in CARDS:
-        return "An unknown action"
-    name = CARD_NAME[cid]
-    if kind == "discard":
-        return f"Discard {name} for 3 coins"
-    if kind == "discard_build":
-        return f"Build {name} from the discard pile for free"
-    if kind == "build":
-        if action.get("free") == "chain":
-            owned = sorted(set(CARDS[cid]["chain_from"]) & city_names(state["players"][seat]))
-            return f"Build {name}: free by chain from {owned[0] if owned else 'an earlier card'}"
-        if action.get("free") == "olympia":
-            return f"Build {name}: free with Olympia's once-per-Age power"
-        paying = payment_text(action, CARDS[cid]["coins"], _sellers(state, seat))
-        if paying:
-            return f"Build {name}: {paying}"
-        return f"Build {name}" + (": own resources" if CARDS[cid]["cost"] else ": free")
-    if kind == "wonder":
-        player = state["players"][seat]
-        stage = len(player["stage_cards"]) + 1
-        paying = payment_text(action, sellers=_sellers(state, seat))
-        return f"Build wonder stage {stage} with {name}: {paying or 'own resources'}"
-    return "An unknown action"
+    return texts.english(texts.own_action_text(state, seat, action))
 
 
 def describe_action(
     state: dict[str, Any], seat: int, action: dict[str, Any], viewer: int | None
 ) -> str:
-    if not isinstance(action, dict):
-        return "An unknown action"
-    phase = state["phase"]
-    for_free_city = is_two_player(state) and action.get("free_city") is True
-    if phase == "pick" and viewer != seat:
-        return f"Seat {seat} chose a card{' for the Free City' if for_free_city else ''}."
-    text = own_action_text(state, seat, action)
-    if phase == "seventh":
-        who = f"Seat {seat} (for the Free City)" if for_free_city else f"Seat {seat}"
-        if viewer != seat and action.get("type") == "wonder":
-            return f"{who} used the last card of the Age for a wonder stage."
-        if viewer != seat and action.get("type") == "discard":
-            return f"{who} discarded the last card of the Age for 3 coins."
-        return "Last card of the Age (Babylon): " + text
-    if viewer != seat:
-        return f"Seat {seat}: {text}"
-    return text
+    return texts.english(texts.describe_text(state, seat, action, viewer))
 
 
 def describe_resolution(state: dict[str, Any], viewer: int | None = None) -> str:
-    parts = []
-    picks = list(enumerate(state["picks"]))
-    if is_two_player(state):
-        picks.insert(0, (FREE_CITY, state["free_city"]["pick"]))  # revealed first
-    for seat, action in picks:
-        if not action:
-            continue
-        who = "the Free City" if is_free_city(state, seat) else f"seat {seat}"
-        kind = action["type"]
-        if kind == "build":
-            parts.append(f"{who} built {CARD_NAME[action['card']]}")
-        elif kind == "wonder":
-            stage = len(state["players"][seat]["stage_cards"]) + 1
-            parts.append(f"{who} built wonder stage {stage}")
-        else:
-            parts.append(f"{who} discarded a card")
-    head = f"Age {AGE_NAMES[state['age']]}, turn {state['turn']}"
-    return f"{head}: " + "; ".join(parts) + "."
+    return texts.english(texts.resolution_text(state, viewer))
 
 
 def _player_public(state: dict[str, Any], seat: int) -> dict[str, Any]:
@@ -284,38 +186,7 @@ def _player_public(state: dict[str, Any], seat: int) -> dict[str, Any]:
 
 
 def _event_text(state: dict[str, Any], event: dict[str, Any], viewer: int | None) -> str:
-    text = _seat_event_text(state, event, viewer)
-    if is_free_city(state, event["seat"]):
-        return text.replace(f"Seat {event['seat']} ", "The Free City ", 1)
-    return text
-
-
-def _seat_event_text(state: dict[str, Any], event: dict[str, Any], viewer: int | None) -> str:
-    seat = event["seat"]
-    kind = event["kind"]
-    mine = viewer == seat
-    pay = event.get("pay", {})
-    sellers = _sellers(state, seat) or {"left": "the left", "right": "the right"}
-    paid = " and ".join(f"{_coins(n)} to {sellers[side]}" for side, n in pay.items() if n)
-    paid = f" (paid {paid})" if paid else ""
-    if kind == "build":
-        how = {"chain": " free by chain", "olympia": " free (Olympia)"}.get(event.get("free"), "")
-        last = " with the last card of the Age" if event.get("seventh") else ""
-        return f"Seat {seat} built {CARD_NAME[event['card']]}{how}{last}{paid}."
-    if kind == "wonder":
-        return f"Seat {seat} built wonder stage {event['stage']}{paid}."
-    if kind == "discard":
-        return f"Seat {seat} discarded a card for 3 coins."
-    if kind == "last_card_discarded":
-        return f"Seat {seat} discarded the last card of the Age."
-    if kind == "discard_build":
-        return f"Seat {seat} built {CARD_NAME[event['card']]} from the discard pile."
-    if kind == "discard_build_wasted":
-        return f"Seat {seat} found nothing to build in the discard pile."
-    if kind == "wonder_chosen":
-        wonder = WONDERS[event["wonder"]]
-        return f"Seat {seat} took {wonder['city']}, side {event['side']}."
-    return "You did something." if mine else "Something happened."
+    return texts.english(texts.event_text(state, event, viewer))
 
 
 def _role(viewer: int | None, seat: int, count: int) -> str:

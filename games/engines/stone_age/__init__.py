@@ -10,7 +10,7 @@ from typing import Any
 
 from games.engines.base import Engine, IllegalAction
 
-from . import bot, orders, rules, scoring
+from . import bot, orders, rules, scoring, texts
 from . import view as view_module
 
 
@@ -70,6 +70,14 @@ class StoneAgeEngine(Engine):
 
     def describe(self, state, seat, action, viewer=None):
         return view_module.describe(state, seat, action, viewer)
+
+    text_catalog = texts.CATALOG
+
+    def describe_text(self, state, seat, action, viewer=None):
+        return texts.describe_text(state, seat, action, viewer)
+
+    def resolution_text(self, state, viewer=None):
+        return texts.resolution_text(state, viewer)
 
     def standing_order_action(self, view, legal, orders_given):
         return orders.choose(view, legal, orders_given)

@@ -8,9 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from games.engines.base import IllegalAction
-
-from . import data, rules, scoring
+from . import data, rules, scoring, texts
 from .data import BUILDING_STACKS, BUILDINGS, CARD_SLOTS, CARDS, RESOURCES
 
 
@@ -40,38 +38,13 @@ def describe(state: dict, seat: int, action: dict, viewer: int | None = None) ->
     made, so they come from replaying the action on a copy, which is safe only because actions
     draw nothing at random (dice are separate chance steps, see `describe_resolution`) and the
     sentence never names a card drawn face down (its owner reads it in the view)."""
-    try:
-        after = rules.apply_action(state, seat, action)
-    except IllegalAction:
-        return f"{rules.seat_name(seat)} tried an action that is not legal."
-    texts = [entry["text"] for entry in after["last"]]
-    if action.get("type") == "use_tools":
-        pending = state["pending"]
-        used = list(map(str, action["tiles"])) + [
-            f"one-use {CARDS[c]['top']['value']}" for c in action["one_use"]]
-        lead = (f"{rules.seat_name(seat)} adds tools {' + '.join(used)} to the roll of "
-                f"{sum(pending['dice'])}." if used
-                else f"{rules.seat_name(seat)} adds no tools to the roll of "
-                     f"{sum(pending['dice'])}.")
-        texts.insert(0, lead)
-    elif action.get("type") == "pay" and after["pending"] is not None and (
-            after["pending"].get("kind") == state["pending"]["kind"]
-            and after["pending"].get("seat") == seat):
-        texts.insert(0, f"{rules.seat_name(seat)} sets aside {action['amount']} "
-                        f"{action['resource']} for the payment.")
-    if not texts:
-        return f"{rules.seat_name(seat)} acts."
-    return " ".join(texts)
+    return texts.english(texts.describe_text(state, seat, action, viewer))
 
 
 def describe_resolution(state: dict, viewer: int | None = None) -> str:
     """The dice roll that `resolve` makes now, with every die: rolls are public once rolled,
     and no player chooses a chance step, so nothing is revealed early."""
-    try:
-        after = rules.resolve(state)
-    except IllegalAction:
-        return "Nothing was resolved."
-    return " ".join(_entry_text(entry, viewer) for entry in after["last"]) or "Dice rolled."
+    return texts.english(texts.resolution_text(state, viewer))
 
 
 def _decision(state: dict, viewer: int | None) -> dict[str, Any] | None:

@@ -1,0 +1,182 @@
+"""Stone Age's player-facing texts as message keys with parameters (see games.engines.texts).
+
+The rules code writes its log lines as English sentences; they are read back into keys and
+parameters here by the very templates below, so a rules change that adds a line without a
+template shows up as a "literal" text (the completeness tests fail on any)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from games.engines.base import IllegalAction
+from games.engines.texts import Catalog, Parser, Text, render, sentences, text
+
+from . import data, rules
+from .data import BUILDINGS, CARDS, RESOURCES
+
+_PEOPLE = "count"
+
+MESSAGES: dict[str, Any] = {
+    # Sentences of the log (rules.py), in the order the rules write them.
+    "sa.roll_for_all": "{seat} rolls {dice} for everyone ({card}).",
+    "sa.roll_at": "{seat} rolls {dice} = {total} for {good} (the {location}, ÷{divisor}).",
+    "sa.roll_card": "{seat} rolls {dice} = {total} for {good} ({card}, ÷{divisor}).",
+    "sa.place": ("{seat} places {count} person on the {location}.",
+                 "{seat} places {count} people on the {location}.", _PEOPLE),
+    "sa.place_card": ("{seat} places {count} person on the {location} ({card}).",
+                      "{seat} places {count} people on the {location} ({card}).", _PEOPLE),
+    "sa.place_building": ("{seat} places {count} person on the {location} ({building}).",
+                          "{seat} places {count} people on the {location} ({building}).",
+                          _PEOPLE),
+    "sa.placed": "All people are placed; actions begin.",
+    "sa.work": ("{seat} works the {location} with {count} person.",
+                "{seat} works the {location} with {count} people.", _PEOPLE),
+    "sa.make_tool": "{seat} makes a tool (tools now {tiles}).",
+    "sa.tool_maker_full": "{seat} visits the tool maker but already has 4/4/4 tools.",
+    "sa.hut": "{seat} gains a person in the hut ({people} people).",
+    "sa.hut_full": "{seat} visits the hut but already has 10 people.",
+    "sa.food_track": "{seat} raises the food track to {level}.",
+    "sa.field_full": "{seat} works the field but the food track is already at 10.",
+    "sa.card_unpaid": "{seat} cannot pay {cost} resource(s) for {card}; the card stays.",
+    "sa.building_unpaid": "{seat} cannot pay for the building ({building}); it stays.",
+    "sa.gets": "{seat} gets {amount} {good} ({total}).",
+    "sa.gets_with_tools": "{seat} gets {amount} {good} ({total} + {bonus} from tools = {sum}).",
+    "sa.die_resource": "{seat} takes the {face}: 1 {good}.",
+    "sa.die_tool": "{seat} takes the {face}: a tool.",
+    "sa.die_tool_full": "{seat} takes the {face}: a tool (but tools are already 4/4/4).",
+    "sa.die_food_track": "{seat} takes the {face}: +1 food track.",
+    "sa.die_food_track_full": ("{seat} takes the {face}: +1 food track (but the food track is "
+                               "already at 10)."),
+    "sa.pays_for_card": "{seat} pays {pay} for {card}.",
+    "sa.takes": "{seat} takes {amount} {good}.",
+    "sa.scores": "{seat} scores {amount} points.",
+    "sa.gains_tool": "{seat} gains a tool (tools now {tiles}).",
+    "sa.tools_full": "{seat} already has 4/4/4 tools.",
+    "sa.food_track_full": "{seat}'s food track is already at 10.",
+    "sa.draws_hidden": "{seat} draws a face-down card from the deck.",
+    "sa.draws_card": "{seat} draws {card} face down (scores only at the end).",
+    "sa.deck_empty": "{seat} would draw a card but the deck is empty.",
+    "sa.keeps_one_use": "{seat} keeps a one-use tool worth {value}.",
+    "sa.keeps_two_resources": "{seat} keeps the card for 2 resources of choice.",
+    "sa.buys_building": ("{seat} pays {pay} for the building ({building}) and scores "
+                         "{points} points."),
+    "sa.stack_empty": "A building stack is empty: this is the last round.",
+    "sa.feeds_missing": "{seat} feeds the missing {shortfall} with {pay}.",
+    "sa.declines_card": "{seat} declines {card}.",
+    "sa.declines_building": "{seat} declines the building ({building}).",
+    "sa.short_penalty": "{seat} is {shortfall} food short and loses 10 points.",
+    "sa.uses_card": "{seat} uses {card} to take {pay}.",
+    "sa.feeding": "Feeding.",
+    "sa.feeds": "{seat} feeds {people} people ({food} food left).",
+    "sa.short_unpayable": ("{seat} is {shortfall} food short, cannot pay it with resources and "
+                           "loses 10 points."),
+    "sa.short": "{seat} is {shortfall} food short.",
+    "sa.round": "Round {round} begins; {seat} is the start player.",
+    "sa.end_buildings": "A building stack ran out: the game ends after this round.",
+    "sa.end_cards": "Not enough civilization cards to refill the display: the game ends.",
+    # Parts of sentences.
+    "sa.amount": "{amount} {good}",
+    "sa.nothing": "nothing",
+    "sa.none": "none",
+    "sa.one_use": "one-use {value}",
+    # Sentences of `describe` and `describe_resolution` themselves.
+    "sa.illegal": "{seat} tried an action that is not legal.",
+    "sa.adds_tools": "{seat} adds tools {tools} to the roll of {total}.",
+    "sa.adds_no_tools": "{seat} adds no tools to the roll of {total}.",
+    "sa.sets_aside": "{seat} sets aside {amount} {good} for the payment.",
+    "sa.acts": "{seat} acts.",
+    "sa.nothing_resolved": "Nothing was resolved.",
+    "sa.dice_rolled": "Dice rolled.",
+}
+LOG_KEYS = [key for key in MESSAGES if key not in (
+    "sa.amount", "sa.nothing", "sa.none", "sa.one_use", "sa.illegal", "sa.adds_tools",
+    "sa.adds_no_tools", "sa.sets_aside", "sa.acts", "sa.nothing_resolved", "sa.dice_rolled")]
+
+#: The score breakdown's categories (scoring.CATEGORIES), as the result table labels them.
+CATEGORY_NAMES = {
+    "buildings": "Buildings", "card_points": "Card points",
+    "feeding_penalties": "Feeding penalties", "green_sets": "Green culture sets",
+    "farmers": "Farmers", "toolmakers": "Toolmakers", "hut_builders": "Hut builders",
+    "shamans": "Shamans", "resources": "Resources",
+}
+
+CATALOG = Catalog(
+    domain="stone_age",
+    messages=MESSAGES,
+    kinds={"seat": "seat", "card": "card", "building": "building", "location": "location",
+           "good": "good", "category": "category"},
+    names={
+        "card": {card_id: card["name"] for card_id, card in CARDS.items()},
+        "building": {building_id: b["name"] for building_id, b in BUILDINGS.items()},
+        "location": dict(data.LOCATION_NAMES),
+        "good": {good: good for good in (*RESOURCES, "food")},
+        "category": CATEGORY_NAMES,
+    },
+    separators={"dice": ", ", "tiles": "/", "pay": " + ", "tools": " + "},
+)
+
+
+def _amounts(words: str) -> list[Text] | Text:
+    if words == "nothing":
+        return text("sa.nothing")
+    parts = []
+    for part in words.split(" + "):
+        amount, good = part.split(" ")
+        if good not in RESOURCES:
+            raise ValueError(part)
+        parts.append(text("sa.amount", amount=int(amount), good=good))
+    return parts
+
+
+def _tiles(words: str) -> list[int] | Text:
+    return text("sa.none") if words == "none" else [int(value) for value in words.split("/")]
+
+
+_PARSER = Parser(CATALOG, LOG_KEYS, readers={
+    "dice": lambda words: [int(value) for value in words.split(", ")],
+    "pay": _amounts,
+    "tiles": _tiles,
+})
+
+
+def log_text(sentence: str) -> Text:
+    """A log line of the rules as a text."""
+    return _PARSER.parse(sentence)
+
+
+def english(message: Text) -> str:
+    return render(CATALOG, message)
+
+
+def describe_text(state: dict, seat: int, action: dict, viewer: int | None = None) -> Text:
+    """`describe` as a text (the same replay; see view.describe for why it is safe)."""
+    try:
+        after = rules.apply_action(state, seat, action)
+    except IllegalAction:
+        return text("sa.illegal", seat=seat)
+    parts = [log_text(entry["text"]) for entry in after["last"]]
+    if action.get("type") == "use_tools":
+        total = sum(state["pending"]["dice"])
+        used: list[Any] = list(action["tiles"]) + [
+            text("sa.one_use", value=CARDS[card]["top"]["value"]) for card in action["one_use"]]
+        parts.insert(0, text("sa.adds_tools", seat=seat, tools=used, total=total) if used
+                     else text("sa.adds_no_tools", seat=seat, total=total))
+    elif action.get("type") == "pay" and after["pending"] is not None and (
+            after["pending"].get("kind") == state["pending"]["kind"]
+            and after["pending"].get("seat") == seat):
+        parts.insert(0, text("sa.sets_aside", seat=seat, amount=action["amount"],
+                             good=action["resource"]))
+    if not parts:
+        return text("sa.acts", seat=seat)
+    return sentences(parts)
+
+
+def resolution_text(state: dict, viewer: int | None = None) -> Text:
+    """`describe_resolution` as a text: the dice rolled, each line as `viewer` may read it."""
+    try:
+        after = rules.resolve(state)
+    except IllegalAction:
+        return text("sa.nothing_resolved")
+    parts = [log_text(entry["private"] if viewer is not None and entry.get("seat") == viewer
+                      and "private" in entry else entry["text"]) for entry in after["last"]]
+    return sentences(parts) if parts else text("sa.dice_rolled")

@@ -1,0 +1,99 @@
+"""The log reads in the reader's language through the API: Accept-Language for a caller who has
+chosen none, the player's own language setting otherwise; a hidden pick is hidden in each."""
+
+from __future__ import annotations
+
+import pytest
+
+from games import services
+from games.engines.registry import get_engine
+from games.models import Action, Game
+from games.texts import entry_text, took_back_texts, translations_for
+from tests.api.test_games_api import client_for
+from tests.factories import started_game
+
+pytestmark = pytest.mark.django_db
+
+
+def _pick_phase(game: Game) -> Game:
+    engine = get_engine(game.engine)
+    while game.state["phase"] != "pick":
+        seat = engine.active_seats(game.state)[0]
+        services.game_action_submit(game_id=game.pk, user=game.seats.get(number=seat).user,
+                                    action=engine.legal_actions(game.state, seat)[0],
+                                    expected_version=None)
+        game = Game.objects.get(pk=game.pk)
+    return game
+
+
+def _last_description(client, game_id: int, **headers) -> str:
+    response = client.get(f"/api/v1/games/{game_id}/log/", **headers)
+    assert response.status_code == 200, response.content
+    return response.json()["results"][-1]["description"]
+
+
+def test_a_log_entry_reads_in_each_readers_language_and_keeps_the_pick_hidden():
+    game, users = started_game(3, engine="seven_wonders", seed="languages")
+    game = _pick_phase(game)
+    engine = get_engine("seven_wonders")
+    pick = next(a for a in engine.legal_actions(game.state, 0) if a["type"] == "build")
+    services.game_action_submit(game_id=game.pk, user=users[0], action=pick,
+                                expected_version=game.version)
+    entry = Action.objects.filter(game=game).latest("sequence")
+    assert entry.public_text == {"k": "sw.chose", "p": {"seat": 0}}
+    assert entry.actor_text["p"]["card"] == pick["card"]
+    card = engine.text_catalog.names["card"][pick["card"]]
+
+    other, spectator_like, picker = (client_for(users[1]), client_for(users[2]),
+                                     client_for(users[0]))
+    assert _last_description(other, game.pk) == "Seat 0 chose a card."
+    assert (_last_description(other, game.pk, HTTP_ACCEPT_LANGUAGE="fa")
+            == "صندلی ۰ کارتی انتخاب کرد.")
+    users[2].language = "it"
+    users[2].save(update_fields=["language"])
+    # The player's own choice wins over the browser's.
+    assert (_last_description(spectator_like, game.pk, HTTP_ACCEPT_LANGUAGE="fa")
+            == "Posto 0 ha scelto una carta.")
+    own = _last_description(picker, game.pk, HTTP_ACCEPT_LANGUAGE="zh-hans")
+    chinese_card = translations_for("seven_wonders", "zh-hans").pgettext("seven_wonders.card",
+                                                                         card)
+    assert own.startswith(f"建造{chinese_card}") and card not in own
+    response = other.get(f"/api/v1/games/{game.pk}/log/", HTTP_ACCEPT_LANGUAGE="it")
+    assert response.json()["results"][-1]["text"] == {"k": "sw.chose", "p": {"seat": 0}}
+
+
+def test_an_undo_entry_reads_in_the_readers_language():
+    engine = get_engine("stone_age")
+    state = engine.new_game(2, "languages")
+    seat = engine.active_seats(state)[0]
+    action = engine.legal_actions(state, seat)[0]
+    move = Action(seat_number=seat, public_text=engine.describe_text(state, seat, action),
+                  actor_text=None)
+    texts = took_back_texts(seat, move)
+    assert texts["actor_text"] is None
+    undo = Action(seat_number=seat, public_description="", actor_description="", **texts)
+    english = f"Seat {seat} took back a move: {engine.describe(state, seat, action)}"
+    assert entry_text(undo, None, language="en", engine_slug="stone_age") == english
+    italian = entry_text(undo, None, language="it", engine_slug="stone_age",
+                         names={seat: "Ada"})
+    assert italian.startswith("Ada ha ripreso una mossa: Ada mette 1 persona su ")
+
+
+def test_the_choices_read_in_the_readers_language():
+    game, users = started_game(3, engine="seven_wonders", seed="languages")
+    game = _pick_phase(game)
+    client = client_for(users[1])
+    english = client.get(f"/api/v1/games/{game.pk}/actions/").json()
+    italian = client.get(f"/api/v1/games/{game.pk}/actions/", HTTP_ACCEPT_LANGUAGE="it").json()
+    assert [item["text"] for item in english] == [item["text"] for item in italian]
+    assert english[0]["description"].startswith(("Build", "Discard"))
+    assert all(item["description"].startswith(("Costruisci", "Scarta")) for item in italian)
+
+
+def test_entries_without_a_usable_text_read_as_their_english_description():
+    old = Action(seat_number=1, public_description="Seat 1 acts.", actor_description="Seat 1 acts.")
+    assert entry_text(old, None, language="fa", engine_slug="stone_age",
+                      names={1: "Ada"}) == "Ada acts."
+    retired = Action(seat_number=1, public_description="Seat 1 acts.",
+                     actor_description="Seat 1 acts.", public_text={"k": "sa.retired_key"})
+    assert entry_text(retired, None, language="it", engine_slug="stone_age") == "Seat 1 acts."

@@ -1,0 +1,57 @@
+"""The game page in the reader's language: the log and the choices of a Stone Age game read in
+Persian for a player who chose Persian, with the players' names for seats."""
+
+from __future__ import annotations
+
+import pytest
+
+from games import services
+from games.engines.registry import get_engine
+from games.models import Game
+from tests.factories import started_game
+
+pytestmark = pytest.mark.django_db
+
+
+def test_log_and_choices_read_in_the_players_language(client):
+    game, users = started_game(2, engine="stone_age", seed="page-languages")
+    engine = get_engine("stone_age")
+    seat = engine.active_seats(game.state)[0]
+    action = next(a for a in engine.legal_actions(game.state, seat)
+                  if a.get("location") == "forest")
+    services.game_action_submit(game_id=game.pk, user=users[seat], action=action,
+                                expected_version=game.version)
+    game = Game.objects.get(pk=game.pk)
+    other = 1 - seat
+    mover_name = game.seats.get(number=seat).player_name
+    users[other].language = "fa"
+    users[other].save(update_fields=["language"])
+    client.force_login(users[other])
+    page = client.get(f"/games/{game.pk}/").content.decode()
+    count = str(action["count"]).translate(str.maketrans("0123456789", "۰۱۲۳۴۵۶۷۸۹"))
+    assert f"{mover_name} {count} آدمک در جنگل می‌گذارد." in page
+    assert "آدمک در شکارگاه می‌گذارد." in page  # a choice of the player to act now
+
+
+def test_a_seven_wonders_pick_reads_in_the_pickers_language_and_stays_hidden(client):
+    game, users = started_game(3, engine="seven_wonders", seed="page-languages")
+    engine = get_engine("seven_wonders")
+    while game.state["phase"] != "pick":
+        seat = engine.active_seats(game.state)[0]
+        services.game_action_submit(game_id=game.pk, user=users[seat],
+                                    action=engine.legal_actions(game.state, seat)[0],
+                                    expected_version=None)
+        game = Game.objects.get(pk=game.pk)
+    pick = next(a for a in engine.legal_actions(game.state, 0) if a["type"] == "discard")
+    services.game_action_submit(game_id=game.pk, user=users[0], action=pick,
+                                expected_version=game.version)
+    for user in users:
+        user.language = "it"
+        user.save(update_fields=["language"])
+    client.force_login(users[0])
+    own = client.get(f"/games/{game.pk}/").content.decode().replace("&#x27;", "'")
+    assert "Scarta " in own and "per 3 monete" in own
+    client.force_login(users[1])
+    other = client.get(f"/games/{game.pk}/").content.decode().replace("&#x27;", "'")
+    name = game.seats.get(number=0).player_name
+    assert f"{name} ha scelto una carta." in other
