@@ -26,6 +26,7 @@ from accounts.api.serializers import (
     AccessTokenCreateSerializer,
     AccessTokenSerializer,
     MeSerializer,
+    MeUpdateSerializer,
     TokenRequestSerializer,
     TokenSerializer,
 )
@@ -155,4 +156,14 @@ class MeView(APIView):
     @extend_schema(operation_id="get_me", tags=["account"], summary="My account",
                    responses={200: MeSerializer})
     def get(self, request):
+        return Response(MeSerializer(request.user).data)
+
+    @extend_schema(operation_id="update_me", tags=["account"], summary="Change my settings",
+                   description="The time zone and the language (`en`, `fa`, `zh-hans`, `it`, or "
+                               "empty for the browser's) of pages, emails and game texts.",
+                   request=MeUpdateSerializer, responses={200: MeSerializer})
+    def patch(self, request):
+        serializer = MeUpdateSerializer(request.user, data=request.data, partial=True)
+        serializer.is_valid(raise_exception=True)
+        serializer.save()
         return Response(MeSerializer(request.user).data)

@@ -24,7 +24,7 @@ from anymail.inbound import AnymailInboundMessage
 from django.conf import settings
 from django.db import IntegrityError, InterfaceError, OperationalError, transaction
 from django.template.loader import render_to_string
-from django.utils import timezone
+from django.utils import timezone, translation
 
 from config.celery import publish_after_commit
 from notifications.inbound import context as play
@@ -298,7 +298,10 @@ def _send(inbound: InboundMessage, *, to: str, context: dict, reply_to: str = ""
     if reply_to:
         headers["Reply-To"] = reply_to
     zone = context.get("zone")
-    with timezone.override(zone) if zone else nullcontext():
+    # In the player's language (a stranger gets the site's default).
+    language = inbound.user.language if inbound.user_id and inbound.user.language else (
+        settings.LANGUAGE_CODE)
+    with timezone.override(zone) if zone else nullcontext(), translation.override(language):
         reply = EmailReply.objects.create(
             inbound=inbound, to=to, subject=subject[:255], headers=headers,
             text=render_to_string(f"{_REPLY_TEMPLATE}.txt", context),
