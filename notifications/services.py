@@ -20,6 +20,7 @@ from django.utils import timezone, translation
 from django.utils.formats import date_format
 from django.utils.timesince import timeuntil
 
+from accounts.templatetags.language_tags import localized_digits
 from config.celery import publish_after_commit
 from games import bus
 from notifications import push, summaries, webhooks
@@ -178,9 +179,9 @@ def email_context(notification: Notification, now: datetime) -> dict:
     seat = game.seats.filter(user=user).first()
     if seat is not None and seat.deadline_at is not None:
         # The weekday and month in the reader's language (strftime would write English).
-        context["deadline_local"] = date_format(
-            timezone.localtime(seat.deadline_at, user.zone), "l d F Y, H:i T")
-        context["time_left"] = timeuntil(seat.deadline_at, now)
+        context["deadline_local"] = localized_digits(date_format(
+            timezone.localtime(seat.deadline_at, user.zone), "l d F Y, H:i T"))
+        context["time_left"] = localized_digits(timeuntil(seat.deadline_at, now))
     if seat is not None and game.status == "active":
         from notifications.inbound import context as email_play
 

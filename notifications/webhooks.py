@@ -28,6 +28,7 @@ from django.conf import settings
 from django.db import transaction
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from config.celery import publish_after_commit
 from notifications.models import (
@@ -68,21 +69,24 @@ def check_target(url: str) -> None:
     lifts this for development and tests."""
     parts = urlsplit(url)
     if parts.scheme not in ("https", "http") or not parts.hostname:
-        raise WebhookRefused("A webhook address must be an https:// URL.")
+        raise WebhookRefused(gettext("A webhook address must be an https:// URL."))
     if _local_targets_allowed():
         return
     if parts.scheme != "https":
-        raise WebhookRefused("A webhook address must be an https:// URL.")
+        raise WebhookRefused(gettext("A webhook address must be an https:// URL."))
     try:
         port = parts.port or 443
         infos = socket.getaddrinfo(parts.hostname, port, proto=socket.IPPROTO_TCP)
     except (socket.gaierror, ValueError, UnicodeError):
-        raise WebhookRefused(f"{parts.hostname} cannot be resolved.") from None
+        raise WebhookRefused(gettext("%(parts_hostname)s cannot be resolved.")
+                                 % {"parts_hostname": parts.hostname}) from None
     for info in infos:
         address = ipaddress.ip_address(info[4][0].split("%", 1)[0])
         if not address.is_global:
-            raise WebhookRefused(f"{parts.hostname} points at an internal address ({address}); "
+            raise WebhookRefused(gettext(
+                "%(parts_hostname)s points at an internal address (%(address)s); "
                                  "webhooks only go to public addresses.")
+                                     % {"parts_hostname": parts.hostname, "address": address})
 
 
 # ---- registering --------------------------------------------------------------------------------
@@ -92,16 +96,19 @@ def webhook_create(*, user, url: str, kinds: list[str], format: str = WebhookFor
                    ) -> Webhook:
     url = url.strip()
     if format not in WebhookFormat.values:
-        raise WebhookRefused(f"Unknown format {format!r}: json, discord or slack.")
+        raise WebhookRefused(gettext("Unknown format %(format)s: json, discord or slack.")
+                                 % {"format": f"{format!r}"})
     unknown = sorted(set(kinds) - {kind.value for kind in WEBHOOK_KINDS})
     if unknown or not kinds:
         raise WebhookRefused("Choose at least one kind of notification"
                              + (f"; unknown: {', '.join(unknown)}." if unknown else "."))
     if len(url) > 500:
-        raise WebhookRefused("The address is too long (500 characters at most).")
+        raise WebhookRefused(gettext("The address is too long (500 characters at most)."))
     check_target(url)
     if Webhook.objects.filter(user=user).count() >= MAX_WEBHOOKS:
-        raise WebhookRefused(f"You have {MAX_WEBHOOKS} webhooks already; delete one first.")
+        raise WebhookRefused(gettext(
+            "You have %(max_webhooks)s webhooks already; delete one first.")
+                                 % {"max_webhooks": MAX_WEBHOOKS})
     return Webhook.objects.create(user=user, url=url, format=format,
                                   kinds=sorted(set(kinds)), secret=secrets.token_hex(32))
 

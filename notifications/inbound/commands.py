@@ -51,6 +51,9 @@ PHRASES = {
     "auto on": ("خودکار روشن", "خودکار فعال", "自动 开", "自动开", "自动开启", "开启自动"),
     "auto off": ("خودکار خاموش", "خودکار غیرفعال", "自动 关", "自动关", "自动关闭", "关闭自动"),
 }
+#: Longest first, so that "自动开启" is not read as "自动开" followed by "启".
+_PHRASES_LONGEST_FIRST = sorted(((english, phrase) for english, phrases in PHRASES.items()
+                                 for phrase in phrases), key=lambda pair: -len(pair[1]))
 #: Politeness around a Persian or Chinese command ("لطفا وضعیت", "请帮助", "更多，谢谢").
 _POLITE_PREFIX = re.compile(r"^(?:لطفا|لطفاً|خواهش می‌کنم|请|麻烦)\s*")
 _POLITE_SUFFIX = re.compile(r"\s*(?:لطفا|لطفاً|ممنون|مرسی|谢谢|谢了|吧)$")
@@ -160,8 +163,7 @@ def _in_english(text: str) -> str:
     """A Persian or Chinese command, alone or heading the answer, as its English word."""
     bare = _POLITE_SUFFIX.sub("", _POLITE_PREFIX.sub("", text.strip(_PHRASE_EDGE)))
     bare = bare.strip(_PHRASE_EDGE)
-    for english, phrase in sorted(((english, phrase) for english, phrases in PHRASES.items()
-                                   for phrase in phrases), key=lambda pair: -len(pair[1])):
+    for english, phrase in _PHRASES_LONGEST_FIRST:
         if bare == phrase:
             return english
         rest = bare[len(phrase):]

@@ -8,6 +8,13 @@
   var interpolate = window.interpolate || function (text, values) {
     var i = 0; return text.replace(/%s/g, function () { return values[i++]; });
   };
+  // Persian pages write numbers in Persian digits, as the server does.
+  function localDigits(number) {
+    var text = String(number);
+    return document.documentElement.lang === "fa" ? text.replace(/[0-9]/g, function (digit) {
+      return "۰۱۲۳۴۵۶۷۸۹".charAt(Number(digit));
+    }) : text;
+  }
   document.documentElement.classList.add("js");
   var move = document.getElementById("your-move");
   var sheet = document.getElementById("sheet");
@@ -119,7 +126,7 @@
     var all = document.createElement("button");
     all.type = "button";
     all.className = "secondary show-all";
-    all.textContent = interpolate(gettext("List all %s choices"), [items.length]);
+    all.textContent = interpolate(gettext("List all %s choices"), [localDigits(items.length)]);
     all.addEventListener("click", function () {
       items.forEach(function (li) { li.hidden = false; });
       all.remove();

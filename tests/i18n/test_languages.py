@@ -146,3 +146,38 @@ def test_an_email_in_persian_keeps_english_out_of_its_own_sentences():
                     "Stop emails like this", "has started"):
         assert english not in message.body, english
     assert "سلام" in message.body and "باز کردن بازی" in message.body
+
+
+def api_client_for(user) -> tuple[Client, dict]:
+    confirm_email(user)
+    api = Client()
+    token = api.post("/api/v1/auth/token/", {"username": user.username, "password": PASSWORD},
+                     content_type="application/json").json()["token"]
+    return api, {"HTTP_AUTHORIZATION": f"Bearer {token}"}
+
+
+@pytest.mark.parametrize(("language", "header", "expected"), [
+    ("it", "", "Questa partita è già iniziata; non ci si può unire."),
+    ("", "zh-CN,zh;q=0.9", "这局游戏已经开始，无法加入。"),
+    ("fa", "it", "این بازی شروع شده است؛ نمی‌توان به آن پیوست."),
+    ("", "", "This game has already started; it cannot be joined."),
+])
+def test_api_errors_speak_the_players_language_then_the_browsers(language, header, expected):
+    game, _ = started_game(2)
+    api, headers = api_client_for(UserFactory(language=language))
+    response = api.post(f"/api/v1/games/{game.pk}/join/", HTTP_ACCEPT_LANGUAGE=header,
+                        **headers)
+    assert response.status_code == 409
+    assert response.json()["message"] == expected
+
+
+def test_persian_pages_write_numbers_in_persian_digits(client):
+    game, users = started_game(2, make_user=lambda: UserFactory(language="fa"))
+    client.force_login(users[0])
+    page = client.get("/").content.decode()
+    assert "۲/۲ بازیکن" in page
+    # Links and form values keep their ASCII digits.
+    assert f'href="/games/{game.pk}/"' in page
+    users[0].language = "it"
+    users[0].save(update_fields=["language"])
+    assert "2/2 giocatori" in client.get("/").content.decode()
