@@ -93,7 +93,9 @@ def test_a_persian_player_plays_with_persian_digits_and_reads_the_answer_in_pers
     pipe(answer(start_mail, "۲"))
     action = Action.objects.get(game=game)
     assert (action.seat_number, action.payload) == (1, {"type": "bid", "amount": 2})
-    assert outcome_of(last_mail_to(bob)) == "applied; move"
+    reply = last_mail_to(bob)
+    assert outcome_of(reply) == "applied; move"
+    assert "بازی شد:" in reply.body and "Played:" not in reply.body
 
 
 @pytestmark_db
@@ -102,10 +104,11 @@ def test_a_chinese_player_asks_for_the_status_and_help_in_chinese():
     start_mail = last_mail_to(alice)
     pipe(answer(start_mail, "状态"))
     assert InboundMessage.objects.order_by("-id").first().reason == "status"
+    assert "轮到你了" in last_mail_to(alice).body  # the headline: "Your move"
     assert numbered_choices(last_mail_to(alice)) == numbered_choices(start_mail)
     pipe(answer(start_mail, "帮助"))
     assert InboundMessage.objects.order_by("-id").first().reason == "help"
-    assert "如何回复" in last_mail_to(alice).body
+    assert "如何通过邮件游戏" in last_mail_to(alice).body and "如何回复" in last_mail_to(alice).body
     assert not Action.objects.filter(game=game).exists()
 
 
