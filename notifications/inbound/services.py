@@ -25,7 +25,7 @@ from django.conf import settings
 from django.db import IntegrityError, InterfaceError, OperationalError, transaction
 from django.template.loader import render_to_string
 from django.utils import timezone, translation
-from django.utils.translation import gettext
+from django.utils.translation import gettext, gettext_lazy
 
 from config.celery import publish_after_commit
 from notifications.inbound import context as play
@@ -56,8 +56,9 @@ ANSWER_ONLY = {"help", "status", "more", "list", "find"}
 _REPLY_TEMPLATE = "notifications/email/play_reply"
 #: Every refusal goes out under this subject: the incoming subject is never echoed, so a
 #: refusal cannot carry a stranger's words to a player's inbox.
-REFUSAL_SUBJECT = "Turnpost: your email was not played"
-DUPLICATE_SUBJECT = "Turnpost: we already had this email"
+# Lazy: read in the recipient's language when the answer is written (`_send`).
+REFUSAL_SUBJECT = gettext_lazy("Turnpost: your email was not played")
+DUPLICATE_SUBJECT = gettext_lazy("Turnpost: we already had this email")
 #: What is kept of a message refused for its size (enough to see its headers).
 _KEPT_OF_TOO_LARGE = 64 * 1024
 
