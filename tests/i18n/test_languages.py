@@ -5,6 +5,7 @@ the recipient's language."""
 from __future__ import annotations
 
 import itertools
+import json
 
 import pytest
 from django.core import mail
@@ -181,3 +182,12 @@ def test_persian_pages_write_numbers_in_persian_digits(client):
     users[0].language = "it"
     users[0].save(update_fields=["language"])
     assert "2/2 giocatori" in client.get("/").content.decode()
+
+
+def test_the_scripts_strings_come_in_the_pages_language(client):
+    catalog = client.get("/jsi18n/", HTTP_ACCEPT_LANGUAGE="fa").content.decode()
+    # The catalog is JavaScript with its strings JSON-escaped.
+    assert json.dumps("رونوشت گرفته شد") in catalog and "Could not subscribe" in catalog
+    chinese = client.get("/jsi18n/", HTTP_ACCEPT_LANGUAGE="zh-CN").content.decode()
+    assert json.dumps("已复制") in chinese
+    assert 'src="/jsi18n/"' in client.get("/").content.decode()
