@@ -11,7 +11,7 @@ TIMEZONE_CHOICES = [(name, name) for name in sorted(zoneinfo.available_timezones
 
 
 class ProfileForm(forms.ModelForm):
-    timezone = forms.ChoiceField(choices=TIMEZONE_CHOICES)
+    timezone = forms.ChoiceField(label=_("Time zone"), choices=TIMEZONE_CHOICES)
 
     class Meta:
         model = User
