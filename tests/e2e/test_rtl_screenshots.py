@@ -1,6 +1,7 @@
-"""Persian, right to left, on a phone: every page type at 390×844 in `fa` is laid out right to
-left with nothing scrolling sideways, the Caverna home board keeps forest left and mountain
-right, and a screenshot of each page is kept under TEST_ARTIFACTS_DIR/rtl-fa/ to look at."""
+"""The players' languages on a phone: every page type at 390×844 in Persian is laid out right to
+left with nothing scrolling sideways, and the Caverna home board keeps forest left and mountain
+right; the lobby and each engine's board in Chinese and Italian fit the phone too. A screenshot
+of each page is kept under TEST_ARTIFACTS_DIR/i18n-<language>/ to look at."""
 
 from __future__ import annotations
 
@@ -15,23 +16,24 @@ from tests.factories import UserFactory
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 PHONE = {"width": 390, "height": 844}
-SHOTS = ARTIFACTS / "rtl-fa"
+ENGINES = {"stone_age": 2, "seven_wonders": 3, "caverna": 2}
 
 
-def persian_player() -> User:
-    user = UserFactory(language="fa", display_name="بیتا")
+def player_speaking(language: str, name: str) -> User:
+    user = UserFactory(language=language, display_name=name)
     EmailAddress.objects.create(user=user, email=user.email, verified=True, primary=True)
     return user
 
 
-def check_and_shoot(page, name: str) -> dict:
-    """The page is Persian and right to left, fits the phone's width; its screenshot is kept."""
+def check_and_shoot(page, name: str, language: str = "fa") -> dict:
+    """The page's language, direction and width; its screenshot is kept."""
     facts = page.evaluate("""() => ({
         lang: document.documentElement.lang, dir: document.documentElement.dir,
         direction: getComputedStyle(document.body).direction,
         width: document.documentElement.scrollWidth})""")
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
+    shots = ARTIFACTS / f"i18n-{language}"
+    shots.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(shots / f"{name}.png"), full_page=True)
     return facts
 
 
@@ -53,8 +55,8 @@ def test_every_page_type_in_persian_is_right_to_left(browser, live_server):  # n
     context.close()
 
     games = {slug: game_against_bots(slug, players, seed=f"rtl-{slug}")
-             for slug, players in {"stone_age": 2, "seven_wonders": 3, "caverna": 2}.items()}
-    player = persian_player()
+             for slug, players in ENGINES.items()}
+    player = player_speaking("fa", "بیتا")
     for game, human in games.values():
         # The Persian player takes the human's seat so that their own board is drawn.
         game.seats.filter(user=human).update(user=player)
@@ -86,4 +88,24 @@ def test_every_page_type_in_persian_is_right_to_left(browser, live_server):  # n
     cells = page.locator("details.cv-you .cv-cell")
     first, last = cells.first.bounding_box(), cells.nth(5).bounding_box()
     assert first["x"] < last["x"], "the home board was mirrored"
+    assert not problems, "\n".join(problems)
+
+
+@pytest.mark.parametrize(("language", "name"), [("zh-hans", "小明"), ("it", "Giulia")])
+def test_the_lobby_and_every_board_in_chinese_and_italian(browser, live_server, language,  # noqa: F811
+                                                          name):
+    player = player_speaking(language, name)
+    for slug, players in ENGINES.items():
+        game, human = game_against_bots(slug, players, seed=f"{language}-{slug}")
+        game.seats.filter(user=human).update(user=player)
+    page = signed_in_page(browser, live_server.url, player, PHONE)
+    problems = []
+    pages = [("lobby", "/")] + [(f"game-{seat.game.engine}", f"/games/{seat.game_id}/")
+                                for seat in player.seats.select_related("game")]
+    for page_name, path in pages:
+        page.goto(f"{live_server.url}{path}")
+        facts = check_and_shoot(page, page_name, language)
+        if (facts["lang"], facts["dir"]) != (language, "ltr") or facts["width"] > PHONE["width"]:
+            problems.append(f"{page_name}: {facts}")
+    assert len(pages) == 4
     assert not problems, "\n".join(problems)
