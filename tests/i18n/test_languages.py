@@ -179,6 +179,8 @@ def test_persian_pages_write_numbers_in_persian_digits(client):
     assert "۲/۲ بازیکن" in page
     # Links and form values keep their ASCII digits.
     assert f'href="/games/{game.pk}/"' in page
+    # Durations are words of the reader's language too.
+    assert "روز برای هر حرکت" in client.get(f"/games/{game.pk}/").content.decode()
     users[0].language = "it"
     users[0].save(update_fields=["language"])
     assert "2/2 giocatori" in client.get("/").content.decode()
