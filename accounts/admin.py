@@ -4,6 +4,7 @@ through the site's login page, whose failed-login limits then hold for the admin
 from django.contrib import admin
 from django.contrib.auth.admin import UserAdmin
 from django.contrib.auth.decorators import login_required
+from django.utils.translation import gettext_lazy as _
 
 from accounts.models import Sanction, TokenEvent, User, Vacation
 from games import moderation
@@ -48,19 +49,19 @@ class PlayerAdmin(UserAdmin):
     inlines = [SanctionInline, VacationInline]
     actions = [
         moderation_action(
-            name="warn_players", description="Warn", permission="sanction",
+            name="warn_players", description=_("Warn"), permission="sanction",
             form_class=ReasonForm,
             perform=lambda moderator, user, data: moderation.user_warn(
                 moderator=moderator, user=user, reason=data["reason"]),
         ),
         moderation_action(
-            name="suspend_players", description="Suspend for some days", permission="sanction",
+            name="suspend_players", description=_("Suspend for some days"), permission="sanction",
             form_class=SuspendForm,
             perform=lambda moderator, user, data: moderation.user_suspend(
                 moderator=moderator, user=user, days=data["days"], reason=data["reason"]),
         ),
         moderation_action(
-            name="ban_players", description="Ban", permission="sanction",
+            name="ban_players", description=_("Ban"), permission="sanction",
             form_class=ReasonForm,
             perform=lambda moderator, user, data: moderation.user_ban(
                 moderator=moderator, user=user, reason=data["reason"]),
@@ -79,7 +80,7 @@ class SanctionAdmin(KeptRecordsMixin, admin.ModelAdmin):
                        "created_at")
     actions = [
         moderation_action(
-            name="lift_sanctions", description="Lift", permission="sanction",
+            name="lift_sanctions", description=_("Lift"), permission="sanction",
             form_class=ReasonForm,
             perform=lambda moderator, sanction, data: moderation.sanction_lift(
                 moderator=moderator, sanction=sanction, reason=data["reason"]),

@@ -3,6 +3,7 @@
 import zoneinfo
 
 from django import forms
+from django.utils.translation import gettext_lazy as _
 
 from accounts.models import User
 
@@ -10,26 +11,31 @@ TIMEZONE_CHOICES = [(name, name) for name in sorted(zoneinfo.available_timezones
 
 
 class ProfileForm(forms.ModelForm):
-    timezone = forms.ChoiceField(choices=TIMEZONE_CHOICES)
+    timezone = forms.ChoiceField(label=_("Time zone"), choices=TIMEZONE_CHOICES)
 
     class Meta:
         model = User
-        fields = ("display_name", "timezone")
+        fields = ("display_name", "timezone", "language")
+        labels = {"display_name": _("Display name"), "timezone": _("Time zone"),
+                  "language": _("Language")}
+        help_texts = {"language": _("Pages and emails in this language; empty: your browser's.")}
 
 
 class VacationForm(forms.Form):
-    starts_on = forms.DateField(label="From", widget=forms.DateInput(attrs={"type": "date"}))
-    ends_on = forms.DateField(label="Until (the day you are back)",
+    starts_on = forms.DateField(label=_("From"), widget=forms.DateInput(attrs={"type": "date"}))
+    ends_on = forms.DateField(label=_("Until (the day you are back)"),
                               widget=forms.DateInput(attrs={"type": "date"}))
 
 
 class AccessTokenForm(forms.Form):
-    name = forms.CharField(max_length=60, help_text="What the token is for, e.g. “my bot”.")
+    name = forms.CharField(max_length=60, label=_("Name"),
+                           help_text=_("What the token is for, e.g. “my bot”."))
     scopes = forms.MultipleChoiceField(
-        choices=[("read", "read: your games, their logs and your account"),
-                 ("play", "play: moves, joining, starting, resigning, invitations"),
-                 ("chat", "chat: writing in game chats and reporting")],
+        label=_("Scopes"),
+        choices=[("read", _("read: your games, their logs and your account")),
+                 ("play", _("play: moves, joining, starting, resigning, invitations")),
+                 ("chat", _("chat: writing in game chats and reporting"))],
         widget=forms.CheckboxSelectMultiple, initial=["read", "play"])
     expires_in_days = forms.IntegerField(
-        required=False, min_value=1, max_value=366, label="Expires after (days)",
-        help_text="Leave empty for a token that lasts until you revoke it.")
+        required=False, min_value=1, max_value=366, label=_("Expires after (days)"),
+        help_text=_("Leave empty for a token that lasts until you revoke it."))

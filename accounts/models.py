@@ -13,13 +13,16 @@ from django.contrib.auth.models import AbstractUser
 from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models, transaction
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 
 from accounts import names
 
 
 def validate_timezone(value: str) -> None:
     if value not in zoneinfo.available_timezones():
-        raise ValidationError(f"{value!r} is not a known time zone (e.g. Europe/Rome).")
+        raise ValidationError(gettext("%(value)s is not a known time zone (e.g. Europe/Rome).")
+                                  % {"value": f"{value!r}"})
 
 
 def validate_display_name_characters(value: str) -> None:
@@ -46,7 +49,7 @@ def validate_display_name_is_nobody_elses(value: str, *, user=None) -> None:
         for name in pair))
     if taken is not None:
         raise ValidationError(
-            "This display name looks like another player's name; please choose another.",
+            gettext("This display name looks like another player's name; please choose another."),
             code="display_name_taken")
 
 
@@ -184,9 +187,9 @@ def today_for(user) -> date:
 
 
 class SanctionKind(models.TextChoices):
-    WARNING = "warning", "Warning"
-    SUSPENSION = "suspension", "Suspension"
-    BAN = "ban", "Ban"
+    WARNING = "warning", _("Warning")
+    SUSPENSION = "suspension", _("Suspension")
+    BAN = "ban", _("Ban")
 
 
 class Sanction(models.Model):
@@ -237,9 +240,9 @@ def restriction_message(sanction: Sanction) -> str:
 
 
 class TokenScope(models.TextChoices):
-    READ = "read", "Read your games, their logs and your account"
-    PLAY = "play", "Make moves, join, start, resign and invite"
-    CHAT = "chat", "Write in game chats"
+    READ = "read", _("Read your games, their logs and your account")
+    PLAY = "play", _("Make moves, join, start, resign and invite")
+    CHAT = "chat", _("Write in game chats")
 
 
 class PersonalAccessToken(models.Model):

@@ -12,6 +12,7 @@ from django.contrib.auth import authenticate
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from accounts.models import Vacation
 from config.cache import CACHE_ERRORS
@@ -65,22 +66,26 @@ def vacation_create(*, user, starts_at: datetime, ends_at: datetime,
 
     now = now or timezone.now()
     if ends_at <= starts_at:
-        raise VacationError("A vacation must end after it starts.")
+        raise VacationError(gettext("A vacation must end after it starts."))
     if starts_at < now - timedelta(minutes=5):
-        raise VacationError("A vacation cannot start in the past.")
+        raise VacationError(gettext("A vacation cannot start in the past."))
     allowance = settings.VACATION_DAYS_PER_YEAR
     with transaction.atomic():
         existing = list(Vacation.objects.select_for_update().filter(user=user))
         if any(v.starts_at < ends_at and starts_at < v.ends_at for v in existing):
-            raise VacationError("This overlaps a vacation you already have.")
+            raise VacationError(gettext("This overlaps a vacation you already have."))
         for year in range(starts_at.year, ends_at.year + 1):
             used = sum(v.days_in_year(year) for v in existing)
             wanted = _days_in_year(starts_at, ends_at, year)
             if used + wanted > allowance + 1e-9:
                 left = max(allowance - used, 0)
                 raise VacationError(
-                    f"That is {wanted:.1f} days in {year}, but only {left:.1f} of your "
-                    f"{allowance} vacation days are left for that year."
+                    gettext("That is %(wanted)s days in %(year)s, but only %(left)s of your "
+                    "%(allowance)s vacation days are left for that year.")
+                        % {"wanted": f"{wanted:.1f}",
+                           "year": year,
+                           "left": f"{left:.1f}",
+                           "allowance": allowance}
                 )
         vacation = Vacation.objects.create(user=user, starts_at=starts_at, ends_at=ends_at)
         player_clocks_recompute(user=user, now=now)
@@ -95,9 +100,9 @@ def vacation_end(*, user, vacation_id: int, now: datetime | None = None) -> None
     with transaction.atomic():
         vacation = Vacation.objects.select_for_update().filter(pk=vacation_id, user=user).first()
         if vacation is None:
-            raise VacationError("There is no such vacation.")
+            raise VacationError(gettext("There is no such vacation."))
         if vacation.ends_at <= now:
-            raise VacationError("This vacation is already over.")
+            raise VacationError(gettext("This vacation is already over."))
         if vacation.starts_at >= now:
             vacation.delete()
         else:

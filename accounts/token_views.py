@@ -6,6 +6,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.shortcuts import redirect, render
 from django.utils import timezone
+from django.utils.translation import gettext
 from django.views.decorators.http import require_POST
 
 from accounts import tokens as access_tokens
@@ -42,6 +43,7 @@ def token_revoke(request, token_id: int):
     except access_tokens.TokenError as error:
         messages.error(request, str(error))
     else:
-        messages.success(request, f"The token “{token.name}” was revoked.")
+        messages.success(request, gettext("The token “%(token_name)s” was revoked.")
+                                      % {"token_name": token.name})
     return redirect("accounts:tokens")
 

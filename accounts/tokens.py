@@ -15,6 +15,7 @@ from datetime import datetime, timedelta
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from accounts.models import PersonalAccessToken, TokenEvent, TokenScope
 
@@ -41,10 +42,12 @@ def digest_of(raw: str) -> str:
 
 def clean_scopes(scopes) -> list[str]:
     if not isinstance(scopes, (list, tuple)) or not scopes:
-        raise TokenError(f"Choose at least one scope: {', '.join(ALL_SCOPES)}.")
+        raise TokenError(gettext("Choose at least one scope: %(value)s.")
+                             % {"value": ', '.join(ALL_SCOPES)})
     unknown = [scope for scope in scopes if scope not in ALL_SCOPES]
     if unknown:
-        raise TokenError(f"Unknown scope {unknown[0]!r}; the scopes are {', '.join(ALL_SCOPES)}.")
+        raise TokenError(gettext("Unknown scope %(value)s; the scopes are %(value_2)s.")
+                             % {"value": f"{unknown[0]!r}", "value_2": ', '.join(ALL_SCOPES)})
     return [scope for scope in ALL_SCOPES if scope in scopes]
 
 
@@ -55,18 +58,20 @@ def token_create(*, user, name: str, scopes, expires_at: datetime | None = None,
     now = now or timezone.now()
     name = (name or "").strip()
     if not 1 <= len(name) <= 60:
-        raise TokenError("Give the token a name of 1 to 60 characters (what it is for).")
+        raise TokenError(gettext("Give the token a name of 1 to 60 characters (what it is for)."))
     scopes = clean_scopes(scopes)
     if expires_at is not None:
         if expires_at <= now:
-            raise TokenError("The expiry must be in the future.")
+            raise TokenError(gettext("The expiry must be in the future."))
         if expires_at > now + timedelta(days=MAX_TOKEN_DAYS):
-            raise TokenError(f"A token can last at most {MAX_TOKEN_DAYS} days.")
+            raise TokenError(gettext("A token can last at most %(max_token_days)s days.")
+                                 % {"max_token_days": MAX_TOKEN_DAYS})
     raw = TOKEN_PREFIX + secrets.token_urlsafe(32)
     with transaction.atomic():
         live = PersonalAccessToken.objects.filter(user=user, revoked_at__isnull=True)
         if live.count() >= MAX_TOKENS_PER_USER:
-            raise TokenError(f"You have {MAX_TOKENS_PER_USER} tokens; revoke some first.")
+            raise TokenError(gettext("You have %(max_tokens_per_user)s tokens; revoke some first.")
+                                 % {"max_tokens_per_user": MAX_TOKENS_PER_USER})
         token = PersonalAccessToken.objects.create(
             user=user, name=name, digest=digest_of(raw), prefix=raw[:8], scopes=scopes,
             expires_at=expires_at)
@@ -82,7 +87,7 @@ def token_revoke(*, user, token_id: int, via: str, ip_address: str | None = None
         token = (PersonalAccessToken.objects.select_for_update()
                  .filter(pk=token_id, user=user).first())
         if token is None:
-            raise TokenError("There is no such token.")
+            raise TokenError(gettext("There is no such token."))
         if token.revoked_at is None:
             token.revoked_at = now
             token.save(update_fields=["revoked_at"])
@@ -115,13 +120,13 @@ def token_authenticate(raw: str, now: datetime | None = None) -> PersonalAccessT
     token = (PersonalAccessToken.objects.select_related("user")
              .filter(digest=digest_of(raw)).first())
     if token is None:
-        raise TokenInvalid("Invalid token.")
+        raise TokenInvalid(gettext("Invalid token."))
     if token.revoked_at is not None:
-        raise TokenInvalid("This token was revoked.")
+        raise TokenInvalid(gettext("This token was revoked."))
     if token.expires_at is not None and token.expires_at <= now:
-        raise TokenInvalid("This token has expired.")
+        raise TokenInvalid(gettext("This token has expired."))
     if not token.user.is_active:
-        raise TokenInvalid("The account of this token is inactive.")
+        raise TokenInvalid(gettext("The account of this token is inactive."))
     if token.last_used_at is None or now - token.last_used_at >= LAST_USED_PRECISION:
         PersonalAccessToken.objects.filter(pk=token.pk).update(last_used_at=now)
         token.last_used_at = now

@@ -6,8 +6,10 @@ from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.shortcuts import redirect, render
-from django.utils import timezone
+from django.utils import timezone, translation
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
+from django.views.i18n import set_language
 
 from accounts.forms import ProfileForm, VacationForm
 from accounts.models import vacation_days_used
@@ -19,7 +21,10 @@ def profile(request):
     form = ProfileForm(request.POST or None, instance=request.user)
     if request.method == "POST" and form.is_valid():
         form.save()
-        messages.success(request, "Your settings were saved.")
+        # The page that confirms the change already speaks the newly chosen language.
+        translation.activate(request.user.language
+                             or translation.get_language_from_request(request))
+        messages.success(request, _("Your settings were saved."))
         return redirect("accounts:profile")
     return render(request, "accounts/profile.html", {"form": form})
 
@@ -39,7 +44,7 @@ def vacations(request):
         except VacationError as error:
             form.add_error(None, str(error))
         else:
-            messages.success(request, "Enjoy your time off: your clocks pause meanwhile.")
+            messages.success(request, _("Enjoy your time off: your clocks pause meanwhile."))
             return redirect("accounts:vacations")
     year = timezone.localtime(timezone.now(), user.zone).year
     return render(request, "accounts/vacations.html", {
@@ -61,3 +66,15 @@ def vacation_cancel(request, vacation_id: int):
     else:
         messages.success(request, "Your vacation was ended; your clocks run again.")
     return redirect("accounts:vacations")
+
+
+@require_POST
+def language_choose(request):
+    """The switcher on every page: Django's set_language (a cookie, for visitors), and for a
+    signed-in player their saved choice too, which outranks the cookie on every later page."""
+    response = set_language(request)
+    language = request.POST.get("language", "")
+    if request.user.is_authenticated and language in dict(settings.LANGUAGES):
+        request.user.language = language
+        request.user.save(update_fields=["language"])
+    return response

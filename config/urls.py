@@ -4,12 +4,14 @@ from csp.constants import SELF, UNSAFE_INLINE
 from csp.decorators import csp_replace, csp_update
 from django.contrib import admin
 from django.urls import include, path, re_path
+from django.views.i18n import JavaScriptCatalog
 from drf_spectacular.views import (
     SpectacularAPIView,
     SpectacularRedocView,
     SpectacularSwaggerSplitView,
 )
 
+from accounts.views import language_choose
 from games.api.guide import writing_a_client
 from notifications import api_urls, live_views
 from notifications.streams import user_stream
@@ -29,6 +31,9 @@ urlpatterns = [
     path("settings/", include("accounts.urls")),
     path("notifications/", include("notifications.urls")),
     path("admin/", admin.site.urls),
+    # The language switcher on every page, and the scripts' strings in the page's language.
+    path("language/", language_choose, name="set_language"),
+    path("jsi18n/", JavaScriptCatalog.as_view(), name="javascript-catalog"),
     # The player's own event stream lives with their notifications (games never imports them).
     re_path(r"^api/v1/stream/events/?$", user_stream, name="api-user-stream"),
     path("api/v1/me/webhooks/", include("notifications.api_urls")),

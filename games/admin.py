@@ -18,6 +18,7 @@ from django.template.response import TemplateResponse
 from django.urls import path
 from django.utils import timezone
 from django.utils.html import format_html
+from django.utils.translation import gettext_lazy as _
 
 from games import moderation, services
 from games.admin_actions import (
@@ -69,11 +70,11 @@ class ActionInline(ReadOnlyAdminMixin, admin.TabularInline):
     readonly_fields = fields
     ordering = ("sequence",)
 
-    @admin.display(description="player")
+    @admin.display(description=_("player"))
     def player(self, entry):
         return seat_names(entry.game).get(entry.seat_number, "")
 
-    @admin.display(description="public description")
+    @admin.display(description=_("public description"))
     def description(self, entry):
         # Players by name, as on the game page.
         return with_names(entry.public_description, seat_names(entry.game))
@@ -87,7 +88,7 @@ class ChatInline(ReadOnlyAdminMixin, admin.TabularInline):
 
 
 class StalledFilter(admin.SimpleListFilter):
-    title = "stalled"
+    title = _("stalled")
     parameter_name = "stalled"
 
     def lookups(self, request, model_admin):
@@ -103,7 +104,7 @@ class StalledFilter(admin.SimpleListFilter):
 
 
 class ReportedFilter(admin.SimpleListFilter):
-    title = "reported"
+    title = _("reported")
     parameter_name = "reported"
 
     def lookups(self, request, model_admin):
@@ -134,7 +135,7 @@ class GameAdmin(ModerateMixin, ReadOnlyAdminMixin, admin.ModelAdmin):
     inlines = [SeatInline, ActionInline, ChatInline]
     actions = [
         moderation_action(
-            name="extend_deadline", description="Extend a seat's deadline",
+            name="extend_deadline", description=_("Extend a seat's deadline"),
             permission="moderate", form_class=ExtendForm,
             perform=lambda moderator, game, data: moderation.deadline_extend(
                 moderator=moderator, game=game, seat_number=data["seat"], hours=data["hours"],
@@ -153,7 +154,7 @@ class GameAdmin(ModerateMixin, ReadOnlyAdminMixin, admin.ModelAdmin):
                          moderator=moderator, game=game, seat_number=data["seat"],
                          reason=data["reason"])),
         moderation_action(
-            name="abort_games", description="Abort the game", permission="moderate",
+            name="abort_games", description=_("Abort the game"), permission="moderate",
             form_class=ReasonForm,
             perform=lambda moderator, game, data: moderation.game_abort(
                 moderator=moderator, game=game, reason=data["reason"]),
@@ -165,15 +166,15 @@ class GameAdmin(ModerateMixin, ReadOnlyAdminMixin, admin.ModelAdmin):
             open_report_count=Count("reports", filter=Q(reports__status=ReportStatus.OPEN))
         )
 
-    @admin.display(description="open reports", ordering="open_report_count")
+    @admin.display(description=_("open reports"), ordering="open_report_count")
     def open_reports(self, game):
         return game.open_report_count
 
-    @admin.display(description="replay verified", boolean=True)
+    @admin.display(description=_("replay verified"), boolean=True)
     def replay_verified(self, game):
         return services.game_replay_verify(game=game)
 
-    @admin.display(description="state (as a spectator sees it)")
+    @admin.display(description=_("state (as a spectator sees it)"))
     def public_view(self, game):
         if game.state is None:
             return "-"
@@ -223,7 +224,7 @@ class ChatMessageAdmin(ModerateMixin, ReadOnlyAdminMixin, admin.ModelAdmin):
     readonly_fields = ("game", "author", "body", "created_at", "hidden_at", "hidden_reason")
     actions = [
         moderation_action(
-            name="hide_messages", description="Hide the message", permission="moderate",
+            name="hide_messages", description=_("Hide the message"), permission="moderate",
             form_class=ReasonForm,
             perform=lambda moderator, message, data: moderation.chat_message_hide(
                 moderator=moderator, message=message, reason=data["reason"]),
@@ -234,7 +235,7 @@ class ChatMessageAdmin(ModerateMixin, ReadOnlyAdminMixin, admin.ModelAdmin):
 class OpenFirstStatusFilter(admin.SimpleListFilter):
     """The queue: open reports unless another status is chosen."""
 
-    title = "status"
+    title = _("status")
     parameter_name = "status"
 
     def lookups(self, request, model_admin):
@@ -260,14 +261,14 @@ class ReportAdmin(KeptRecordsMixin, admin.ModelAdmin):
                        "status", "handled_by", "handled_at", "created_at")
     actions = [
         moderation_action(
-            name="resolve_reports", description="Close as resolved", permission="handle",
+            name="resolve_reports", description=_("Close as resolved"), permission="handle",
             form_class=ReasonForm,
             perform=lambda moderator, report, data: moderation.report_close(
                 moderator=moderator, report=report, status=ReportStatus.RESOLVED,
                 reason=data["reason"]),
         ),
         moderation_action(
-            name="dismiss_reports", description="Dismiss", permission="handle",
+            name="dismiss_reports", description=_("Dismiss"), permission="handle",
             form_class=ReasonForm,
             perform=lambda moderator, report, data: moderation.report_close(
                 moderator=moderator, report=report, status=ReportStatus.DISMISSED,

@@ -9,6 +9,7 @@ from django import forms
 from django.contrib import admin, messages
 from django.contrib.admin import helpers
 from django.template.response import TemplateResponse
+from django.utils.translation import gettext_lazy as _
 
 from games.exceptions import GameError
 
@@ -27,12 +28,12 @@ class KeptRecordsMixin:
 
 class ReasonForm(forms.Form):
     reason = forms.CharField(widget=forms.Textarea(attrs={"rows": 3}),
-                             help_text="Recorded in the audit trail and, for sanctions, told to "
-                                       "the player.")
+                             help_text=_("Recorded in the audit trail and, for sanctions, told to "
+                                       "the player."))
 
 
 class SeatReasonForm(ReasonForm):
-    seat = forms.IntegerField(min_value=0, max_value=6, help_text="Seat number in the game.")
+    seat = forms.IntegerField(min_value=0, max_value=6, help_text=_("Seat number in the game."))
 
 
 class ExtendForm(SeatReasonForm):

@@ -21,6 +21,7 @@ from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from accounts.models import active_restriction, restriction_message
 from games.engines import autoplay as rules
@@ -187,13 +188,13 @@ def automatic_moves_since_own_move(game: Game, seat_number: int) -> list[Action]
 def _seat_for(game: Game, user) -> Seat:
     seat = game.seats.select_related("user").filter(user=user).first()
     if seat is None:
-        raise NotAllowed("You do not have a seat in this game.")
+        raise NotAllowed(gettext("You do not have a seat in this game."))
     return seat
 
 
 def _running(game: Game) -> None:
     if game.status != GameStatus.ACTIVE:
-        raise GameNotRunning("This game is not running.")
+        raise GameNotRunning(gettext("This game is not running."))
 
 
 def _locked(game_id: int) -> Game:
@@ -220,12 +221,13 @@ def queue_set(*, game_id: int, user, decisions: Any) -> dict[str, Any]:
         _running(game)
         seat = _seat_for(game, user)
         if seat.is_bot:
-            raise NotAllowed("A bot is playing your seat; take it back first.")
+            raise NotAllowed(gettext("A bot is playing your seat; take it back first."))
         _require_unrestricted(user)
         engine = get_engine(game.engine)
         if seat.number in engine.active_seats(game.state):
-            raise YourMove("It is your move now: make it rather than queue it. A queue is for "
-                           "the decisions to come.")
+            raise YourMove(gettext(
+                "It is your move now: make it rather than queue it. A queue is for "
+                           "the decisions to come."))
         seat.move_queue = queue
         seat.save(update_fields=["move_queue"])
     return {"version": game.version, "decisions": queue}
@@ -281,7 +283,7 @@ def settings_set(*, game_id: int, user, auto_forced: Any = _UNCHANGED,
         fields = []
         if auto_forced is not _UNCHANGED:
             if auto_forced not in (True, False, None):
-                raise InvalidOrders("auto_forced must be true, false or null.")
+                raise InvalidOrders(gettext("auto_forced must be true, false or null."))
             seat.auto_forced = auto_forced
             fields.append("auto_forced")
         if standing_orders is not _UNCHANGED:
@@ -320,19 +322,22 @@ def profile_set(*, user, auto_play_forced: Any = _UNCHANGED,
     fields = []
     if auto_play_forced is not _UNCHANGED:
         if not isinstance(auto_play_forced, bool):
-            raise InvalidOrders("auto_play_forced must be true or false.")
+            raise InvalidOrders(gettext("auto_play_forced must be true or false."))
         user.auto_play_forced = auto_play_forced
         fields.append("auto_play_forced")
     if standing_orders is not _UNCHANGED:
         if not isinstance(standing_orders, dict):
-            raise InvalidOrders("standing_orders must be an object: {game: {order: value}}.")
+            raise InvalidOrders(gettext(
+                "standing_orders must be an object: {game: {order: value}}."))
         stored = dict(user.standing_orders or {})
         for slug, orders in standing_orders.items():
             engine = _engine(slug) if isinstance(slug, str) else None
             if engine is None:
-                raise InvalidOrders(f"There is no game called {slug!r}.")
+                raise InvalidOrders(gettext("There is no game called %(slug)s.")
+                                        % {"slug": f"{slug!r}"})
             if not engine.standing_orders:
-                raise InvalidOrders(f"{engine.name} has no standing orders.")
+                raise InvalidOrders(gettext("%(engine_name)s has no standing orders.")
+                                        % {"engine_name": engine.name})
             try:
                 stored[slug] = engine.validate_orders(_as_orders(orders))
             except InvalidOptions as error:
@@ -346,7 +351,8 @@ def profile_set(*, user, auto_play_forced: Any = _UNCHANGED,
 
 def _as_orders(orders: Any) -> Any:
     if orders is not None and not isinstance(orders, dict):
-        raise InvalidOrders("Each game's standing orders must be an object: {order: value}.")
+        raise InvalidOrders(gettext(
+            "Each game's standing orders must be an object: {order: value}."))
     return orders
 
 

@@ -10,6 +10,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext
 from django.views.decorators.http import require_POST
 
 from games import autoplay, selectors
@@ -73,7 +74,7 @@ def game_queue(request, game_id):
     try:
         if "cancel" in request.POST:
             autoplay.queue_clear(game_id=game.pk, user=request.user)
-            messages.success(request, "Your queued move is cancelled.")
+            messages.success(request, gettext("Your queued move is cancelled."))
         else:
             chosen = []
             for value in request.POST.getlist("candidate"):
@@ -84,11 +85,11 @@ def game_queue(request, game_id):
             except ValueError:
                 candidates = None
             if not candidates:
-                messages.error(request, "Choose at least one move to queue.")
+                messages.error(request, gettext("Choose at least one move to queue."))
                 return _back(game.pk)
             autoplay.queue_set(game_id=game.pk, user=request.user, decisions=[candidates])
-            messages.success(request, "Queued: the first of these still possible when your "
-                                      "turn comes is played for you.")
+            messages.success(request, gettext("Queued: the first of these still possible when your "
+                                      "turn comes is played for you."))
     except GameError as error:
         messages.error(request, error.message)
     return _back(game.pk)
@@ -112,7 +113,7 @@ def game_autoplay(request, game_id):
     try:
         autoplay.settings_set(game_id=game.pk, user=request.user, auto_forced=forced,
                               standing_orders=orders or None)
-        messages.success(request, "Your automatic moves for this game are saved.")
+        messages.success(request, gettext("Your automatic moves for this game are saved."))
     except GameError as error:
         messages.error(request, error.message)
     return _back(game.pk)
@@ -130,7 +131,7 @@ def profile_autoplay(request):
             autoplay.profile_set(user=request.user,
                                  auto_play_forced=request.POST.get("auto_play_forced") == "on",
                                  standing_orders=orders)
-            messages.success(request, "Your automatic-move defaults are saved.")
+            messages.success(request, gettext("Your automatic-move defaults are saved."))
             return redirect("games:profile_autoplay")
         except GameError as error:
             messages.error(request, error.message)

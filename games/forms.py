@@ -5,18 +5,19 @@ from __future__ import annotations
 from datetime import timedelta
 
 from django import forms
+from django.utils.translation import gettext_lazy as _
 
 from games.engines.registry import all_engines
 
 TIME_PER_MOVE_CHOICES = [
-    (3600, "1 hour"),
-    (6 * 3600, "6 hours"),
-    (12 * 3600, "12 hours"),
-    (86400, "1 day"),
-    (2 * 86400, "2 days"),
-    (3 * 86400, "3 days"),
-    (7 * 86400, "7 days"),
-    (14 * 86400, "14 days"),
+    (3600, _("1 hour")),
+    (6 * 3600, _("6 hours")),
+    (12 * 3600, _("12 hours")),
+    (86400, _("1 day")),
+    (2 * 86400, _("2 days")),
+    (3 * 86400, _("3 days")),
+    (7 * 86400, _("7 days")),
+    (14 * 86400, _("14 days")),
 ]
 
 
@@ -25,32 +26,32 @@ def option_field_name(engine_slug: str, option_name: str) -> str:
 
 
 class GameCreateForm(forms.Form):
-    engine = forms.ChoiceField(label="Game")
-    num_players = forms.IntegerField(label="Players", min_value=1, max_value=7, initial=3)
+    engine = forms.ChoiceField(label=_("Game"))
+    num_players = forms.IntegerField(label=_("Players"), min_value=1, max_value=7, initial=3)
     time_per_move = forms.TypedChoiceField(
-        label="Time per move", choices=TIME_PER_MOVE_CHOICES, coerce=int, initial=86400
+        label=_("Time per move"), choices=TIME_PER_MOVE_CHOICES, coerce=int, initial=86400
     )
     reserve = forms.TypedChoiceField(
-        label="Reserve (extra time bank)", coerce=int, initial=0,
-        choices=[(0, "None"), (86400, "1 day"), (2 * 86400, "2 days"), (3 * 86400, "3 days"),
-                 (7 * 86400, "7 days")],
+        label=_("Reserve (extra time bank)"), coerce=int, initial=0,
+        choices=[(0, _("None")), (86400, _("1 day")), (2 * 86400, _("2 days")),
+                 (3 * 86400, _("3 days")), (7 * 86400, _("7 days"))],
     )
     max_consecutive_timeouts = forms.IntegerField(
-        label="A bot takes over after this many timeouts in a row", min_value=1, max_value=10,
+        label=_("A bot takes over after this many timeouts in a row"), min_value=1, max_value=10,
         initial=3,
     )
     allow_spectators = forms.BooleanField(
-        label="Others may watch", required=False, initial=True,
-        help_text="Untick for a private game: only invited players and holders of its invite "
-                  "link can see and join it.")
-    name = forms.CharField(label="Game name (optional)", max_length=80, required=False)
-    rated = forms.BooleanField(label="Rated", required=False, initial=True)
+        label=_("Others may watch"), required=False, initial=True,
+        help_text=_("Untick for a private game: only invited players and holders of its invite "
+                  "link can see and join it."))
+    name = forms.CharField(label=_("Game name (optional)"), max_length=80, required=False)
+    rated = forms.BooleanField(label=_("Rated"), required=False, initial=True)
     start_when_full = forms.BooleanField(
-        label="Start by itself when every seat is taken", required=False, initial=False)
+        label=_("Start by itself when every seat is taken"), required=False, initial=False)
     min_reliability = forms.IntegerField(
-        label="Players must have met at least this % of their deadlines (optional)",
+        label=_("Players must have met at least this % of their deadlines (optional)"),
         required=False, min_value=1, max_value=100)
-    min_rating = forms.FloatField(label="Minimum rating at this game (optional)",
+    min_rating = forms.FloatField(label=_("Minimum rating at this game (optional)"),
                                   required=False, min_value=-100, max_value=100)
 
     def __init__(self, *args, **kwargs):

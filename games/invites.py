@@ -11,6 +11,7 @@ from datetime import timedelta
 from django.conf import settings
 from django.core import signing
 from django.urls import reverse
+from django.utils.translation import gettext
 
 from games.exceptions import InvitationError
 from games.models import Game
@@ -45,13 +46,13 @@ def invite_link_open(token: str) -> InviteLink:
     try:
         data = signing.loads(token, salt=INVITE_LINK_SALT, max_age=invite_link_max_age())
     except signing.SignatureExpired:
-        raise InvitationError("This invite link has expired; ask for a new one.") from None
+        raise InvitationError(gettext("This invite link has expired; ask for a new one.")) from None
     except signing.BadSignature:
-        raise InvitationError("This invite link is not valid; check that it was copied "
-                              "whole.") from None
+        raise InvitationError(gettext("This invite link is not valid; check that it was copied "
+                              "whole.")) from None
     game = Game.objects.filter(pk=data.get("game") if isinstance(data, dict) else None).first()
     if game is None:
-        raise InvitationError("This invite link names a game that no longer exists.")
+        raise InvitationError(gettext("This invite link names a game that no longer exists."))
     return InviteLink(game=game, token=token)
 
 

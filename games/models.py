@@ -9,6 +9,7 @@ from django.conf import settings
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 
 from games.engines.registry import UnknownEngine, get_engine
 
@@ -20,10 +21,10 @@ DEFAULT_MAX_CONSECUTIVE_TIMEOUTS = 3
 
 
 class GameStatus(models.TextChoices):
-    OPEN = "open", "Open for players"
-    ACTIVE = "active", "In progress"
-    FINISHED = "finished", "Finished"
-    ABORTED = "aborted", "Aborted"
+    OPEN = "open", _("Open for players")
+    ACTIVE = "active", _("In progress")
+    FINISHED = "finished", _("Finished")
+    ABORTED = "aborted", _("Aborted")
 
 
 #: Allowed status changes; anything else raises InvalidTransition.
@@ -181,21 +182,21 @@ class Seat(models.Model):
 
 
 class ActionSource(models.TextChoices):
-    WEB = "web", "Web"
-    API = "api", "API"
-    EMAIL = "email", "Email"
-    TIMEOUT = "timeout", "Timeout"
-    BOT = "bot", "Bot"
-    SYSTEM = "system", "System"
-    MODERATOR = "moderator", "Moderator"
-    AUTO = "auto", "Automatic"
-    QUEUED = "queued", "Queued"
+    WEB = "web", _("Web")
+    API = "api", _("API")
+    EMAIL = "email", _("Email")
+    TIMEOUT = "timeout", _("Timeout")
+    BOT = "bot", _("Bot")
+    SYSTEM = "system", _("System")
+    MODERATOR = "moderator", _("Moderator")
+    AUTO = "auto", _("Automatic")
+    QUEUED = "queued", _("Queued")
 
 
 class ActionKind(models.TextChoices):
-    MOVE = "move", "Player move"
-    RESOLVE = "resolve", "System resolution"
-    UNDO = "undo", "Move taken back"
+    MOVE = "move", _("Player move")
+    RESOLVE = "resolve", _("System resolution")
+    UNDO = "undo", _("Move taken back")
 
 
 class Action(models.Model):
@@ -281,23 +282,23 @@ class ChatMessage(models.Model):
 
 
 class ReportTarget(models.TextChoices):
-    MESSAGE = "message", "Chat message"
-    PLAYER = "player", "Player"
-    GAME = "game", "Game"
+    MESSAGE = "message", _("Chat message")
+    PLAYER = "player", _("Player")
+    GAME = "game", _("Game")
 
 
 class ReportReason(models.TextChoices):
-    ABUSE = "abuse", "Abuse or harassment"
-    STALLING = "stalling", "Stalling"
-    CHEATING = "cheating", "Cheating"
-    SPAM = "spam", "Spam"
-    OTHER = "other", "Something else"
+    ABUSE = "abuse", _("Abuse or harassment")
+    STALLING = "stalling", _("Stalling")
+    CHEATING = "cheating", _("Cheating")
+    SPAM = "spam", _("Spam")
+    OTHER = "other", _("Something else")
 
 
 class ReportStatus(models.TextChoices):
-    OPEN = "open", "Open"
-    RESOLVED = "resolved", "Resolved"
-    DISMISSED = "dismissed", "Dismissed"
+    OPEN = "open", _("Open")
+    RESOLVED = "resolved", _("Resolved")
+    DISMISSED = "dismissed", _("Dismissed")
 
 
 class Report(models.Model):
@@ -349,9 +350,9 @@ class AuditEntry(models.Model):
 
 
 class InvitationStatus(models.TextChoices):
-    PENDING = "pending", "Waiting for an answer"
-    ACCEPTED = "accepted", "Accepted"
-    DECLINED = "declined", "Declined"
+    PENDING = "pending", _("Waiting for an answer")
+    ACCEPTED = "accepted", _("Accepted")
+    DECLINED = "declined", _("Declined")
 
 
 class GameInvitation(models.Model):

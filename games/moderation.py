@@ -8,6 +8,7 @@ from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from accounts.models import Sanction, SanctionKind
 from games import services
@@ -34,13 +35,13 @@ class ModerationError(GameError):
 
 def _require(moderator, permission: str) -> None:
     if not moderator.is_active or not moderator.has_perm(permission):
-        raise NotAllowed("You are not allowed to do that.")
+        raise NotAllowed(gettext("You are not allowed to do that."))
 
 
 def _require_reason(reason: str) -> str:
     reason = (reason or "").strip()
     if not reason:
-        raise ModerationError("Every moderator action needs a reason.")
+        raise ModerationError(gettext("Every moderator action needs a reason."))
     return reason
 
 
@@ -64,7 +65,8 @@ def _audit(moderator, action: str, target, reason: str, before: dict, after: dic
 def _seat(game: Game, seat_number: int) -> Seat:
     seat = game.seats.select_related("user").filter(number=seat_number).first()
     if seat is None:
-        raise LobbyError(f"Game {game.pk} has no seat {seat_number}.")
+        raise LobbyError(gettext("Game %(game_pk)s has no seat %(seat_number)s.")
+                             % {"game_pk": game.pk, "seat_number": seat_number})
     return seat
 
 
@@ -76,12 +78,12 @@ def deadline_extend(*, moderator, game: Game, seat_number: int, hours: int, reas
     _require(moderator, MODERATE_GAMES)
     reason = _require_reason(reason)
     if not 1 <= hours <= 24 * 30:
-        raise ModerationError("Extend by 1 hour to 30 days.")
+        raise ModerationError(gettext("Extend by 1 hour to 30 days."))
     with transaction.atomic():
         Game.objects.select_for_update().get(pk=game.pk)
         seat = _seat(game, seat_number)
         if seat.deadline_at is None:
-            raise ModerationError("This seat has no running deadline.")
+            raise ModerationError(gettext("This seat has no running deadline."))
         before = _seat_facts(seat)
         seat.deadline_at += timedelta(hours=hours)
         seat.remind_at = seat.remind_at + timedelta(hours=hours) if seat.remind_at else None
@@ -99,7 +101,8 @@ def timeout_force(*, moderator, game: Game, seat_number: int, reason: str,
         locked = Game.objects.select_for_update().get(pk=game.pk)
         seat = _seat(locked, seat_number)
         if seat.deadline_at is None:
-            raise ModerationError("This seat is not awaited; there is nothing to time out.")
+            raise ModerationError(gettext(
+                "This seat is not awaited; there is nothing to time out."))
         before = {**_seat_facts(seat), "version": locked.version}
         services._time_out_seat(locked, services._engine_for(locked.engine), seat, now)
         seat.refresh_from_db()
@@ -143,7 +146,7 @@ def game_hidden_state_reveal(*, moderator, game: Game, reason: str) -> dict[str,
     logged action as submitted. Superusers only; the audit row is written before anything is
     returned, and it holds no secret itself (moderators read the audit trail)."""
     if not (moderator.is_active and moderator.is_superuser):
-        raise NotAllowed("Only an administrator can reveal a game's hidden state.")
+        raise NotAllowed(gettext("Only an administrator can reveal a game's hidden state."))
     reason = _require_reason(reason)
     with transaction.atomic():
         game = Game.objects.get(pk=game.pk)
@@ -165,7 +168,7 @@ def chat_message_hide(*, moderator, message: ChatMessage, reason: str) -> AuditE
     with transaction.atomic():
         message = ChatMessage.objects.select_for_update().get(pk=message.pk)
         if message.hidden_at is not None:
-            raise ModerationError("This message is already hidden.")
+            raise ModerationError(gettext("This message is already hidden."))
         before = {"hidden": False, "body": message.body}
         message.hidden_at = timezone.now()
         message.hidden_reason = reason
@@ -191,9 +194,10 @@ def _sanction(moderator, user, kind: str, reason: str, ends_at, notice: str) -> 
     _require(moderator, SANCTION_USERS)
     reason = _require_reason(reason)
     if user.pk == moderator.pk:
-        raise ModerationError("You cannot sanction yourself.")
+        raise ModerationError(gettext("You cannot sanction yourself."))
     if user.is_superuser or user.has_perm(SANCTION_USERS):
-        raise ModerationError("Moderators and administrators are sanctioned by an administrator.")
+        raise ModerationError(gettext(
+            "Moderators and administrators are sanctioned by an administrator."))
     with transaction.atomic():
         before = _sanction_facts(user)
         Sanction.objects.create(user=user, kind=kind, reason=reason, ends_at=ends_at,
@@ -210,7 +214,7 @@ def user_warn(*, moderator, user, reason: str) -> AuditEntry:
 
 def user_suspend(*, moderator, user, days: int, reason: str) -> AuditEntry:
     if not 1 <= days <= 365:
-        raise ModerationError("A suspension lasts 1 to 365 days.")
+        raise ModerationError(gettext("A suspension lasts 1 to 365 days."))
     ends_at = timezone.now() + timedelta(days=days)
     return _sanction(moderator, user, SanctionKind.SUSPENSION, reason, ends_at,
                      f"Your account is suspended for {days} day(s): you cannot play, chat or "
@@ -241,11 +245,11 @@ def report_close(*, moderator, report: Report, status: str, reason: str) -> Audi
     _require(moderator, HANDLE_REPORTS)
     reason = _require_reason(reason)
     if status not in (ReportStatus.RESOLVED, ReportStatus.DISMISSED):
-        raise ModerationError("A report is closed as resolved or dismissed.")
+        raise ModerationError(gettext("A report is closed as resolved or dismissed."))
     with transaction.atomic():
         report = Report.objects.select_for_update().get(pk=report.pk)
         if report.status != ReportStatus.OPEN:
-            raise ModerationError("This report is already closed.")
+            raise ModerationError(gettext("This report is already closed."))
         before = {"status": report.status}
         report.status = status
         report.handled_by = moderator

@@ -11,6 +11,7 @@ from django.core.paginator import Paginator
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext
 from django.views.decorators.http import require_POST
 
 from games import invites, profiles, ratings, selectors, services
@@ -55,7 +56,7 @@ def leaderboard(request, engine):
     try:
         game_engine = get_engine(engine)
     except UnknownEngine:
-        raise Http404("There is no such game.") from None
+        raise Http404(gettext("There is no such game.")) from None
     page = Paginator(ratings.leaderboard(engine), 50).get_page(request.GET.get("page"))
     return render(request, "players/leaderboard.html", {
         "engine": game_engine, "page": page, "engines": all_engines(),
@@ -90,7 +91,7 @@ def invite_link(request, token):
         except GameError as error:
             messages.error(request, error.message)
             return redirect(request.path)
-        messages.success(request, "You joined the game.")
+        messages.success(request, gettext("You joined the game."))
         return redirect("games:detail", game_id=game.pk)
     if seat is not None:
         return redirect("games:detail", game_id=game.pk)
@@ -115,7 +116,7 @@ def invitation_decline(request, game_id):
     except GameError as error:
         messages.error(request, error.message)
         return redirect("games:lobby")
-    messages.success(request, "You declined the invitation.")
+    messages.success(request, gettext("You declined the invitation."))
     return redirect("games:lobby")
 
 
@@ -124,11 +125,11 @@ def invitation_decline(request, game_id):
 def game_rematch(request, game_id):
     game = get_object_or_404(selectors.game_list(), pk=game_id)
     if not selectors.can_view(game, request.user):
-        raise Http404("There is no such game.")
+        raise Http404(gettext("There is no such game."))
     try:
         rematch = services.game_rematch(game_id=game.pk, user=request.user)
     except GameError as error:
         messages.error(request, error.message)
         return redirect("games:detail", game_id=game.pk)
-    messages.success(request, "Rematch offered: it starts when every player accepts.")
+    messages.success(request, gettext("Rematch offered: it starts when every player accepts."))
     return redirect("games:detail", game_id=rematch.pk)

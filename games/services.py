@@ -24,6 +24,7 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from accounts.models import Vacation, active_restriction, restriction_message
 from games import bus, ratings, reliability, undo
@@ -125,8 +126,8 @@ def _engine_guard(game: Game, step: str, seat: int | None = None, action: Any = 
         logger.exception("Engine fault in game %s (%s, rules %s) at %s, seat %s, action %r",
                          game.pk, game.engine, game.rules_version, step, seat, action)
         raise EngineFault(
-            "The game's rules engine failed on this step, so nothing was changed. "
-            "The fault is logged for the maintainers.",
+            gettext("The game's rules engine failed on this step, so nothing was changed. "
+            "The fault is logged for the maintainers."),
             details={"step": step},
         ) from error
 
@@ -161,15 +162,16 @@ def _require_playable(game: Game, engine: Engine, step: str, seat: int | None = 
         logger.error("Engine fault in game %s (%s, rules %s) after %s, seat %s, action %r: %s",
                      game.pk, game.engine, game.rules_version, step, seat, action, problem)
         raise EngineFault(
-            "This move would leave the game unable to continue, so it was not made. "
-            "The fault is logged for the maintainers.",
+            gettext("This move would leave the game unable to continue, so it was not made. "
+            "The fault is logged for the maintainers."),
             details={"step": step},
         )
 
 
 def _transition(game: Game, status: str) -> None:
     if status not in STATUS_TRANSITIONS[game.status]:
-        raise InvalidTransition(f"A game that is {game.status} cannot become {status}.")
+        raise InvalidTransition(gettext("A game that is %(game_status)s cannot become %(status)s.")
+                                    % {"game_status": game.status, "status": status})
     game.status = status
 
 
@@ -184,7 +186,7 @@ def _locked_game(game_id: int) -> Game:
     try:
         return Game.objects.select_for_update().get(pk=game_id)
     except Game.DoesNotExist:
-        raise LobbyError("There is no such game.") from None
+        raise LobbyError(gettext("There is no such game.")) from None
 
 
 def _emit(game_id: int, kind: str, seats: list[int] | None = None, **extra: Any) -> None:
@@ -369,11 +371,13 @@ def game_create(
     _require_unrestricted(creator)
     name = visible_text(name or "")
     if len(name) > GAME_NAME_MAX_LENGTH:
-        raise InvalidGameSetup(f"A game name can be at most {GAME_NAME_MAX_LENGTH} characters.")
+        raise InvalidGameSetup(gettext(
+            "A game name can be at most %(game_name_max_length)s characters.")
+                                   % {"game_name_max_length": GAME_NAME_MAX_LENGTH})
     if min_reliability is not None and not 1 <= min_reliability <= 100:
-        raise InvalidGameSetup("A minimum reliability is a percentage from 1 to 100.")
+        raise InvalidGameSetup(gettext("A minimum reliability is a percentage from 1 to 100."))
     if min_rating is not None and not (math.isfinite(min_rating) and -100 <= min_rating <= 100):
-        raise InvalidGameSetup("A minimum rating must be between -100 and 100.")
+        raise InvalidGameSetup(gettext("A minimum rating must be between -100 and 100."))
     engine = _engine_for(engine_slug)
     try:
         normalised = engine.validate_options(num_players, options)
@@ -381,12 +385,12 @@ def game_create(
         raise InvalidGameSetup(str(error)) from None
     time_per_move = time_per_move or timedelta(days=1)
     if not MIN_TIME_PER_MOVE <= time_per_move <= MAX_TIME_PER_MOVE:
-        raise InvalidGameSetup("The time per move must be between 1 hour and 14 days.")
+        raise InvalidGameSetup(gettext("The time per move must be between 1 hour and 14 days."))
     reserve = reserve or timedelta(0)
     if not timedelta(0) <= reserve <= MAX_RESERVE:
-        raise InvalidGameSetup("The reserve must be between 0 and 30 days.")
+        raise InvalidGameSetup(gettext("The reserve must be between 0 and 30 days."))
     if not 1 <= max_consecutive_timeouts <= 10:
-        raise InvalidGameSetup("A bot may take over after 1 to 10 timeouts in a row.")
+        raise InvalidGameSetup(gettext("A bot may take over after 1 to 10 timeouts in a row."))
     with transaction.atomic():
         game = Game.objects.create(
             engine=engine.slug,
@@ -452,12 +456,12 @@ def game_join(*, game_id: int, user, via_link: bool = False,
     with transaction.atomic():
         game = _locked_game(game_id)
         if game.status != GameStatus.OPEN:
-            raise LobbyError("This game has already started; it cannot be joined.")
+            raise LobbyError(gettext("This game has already started; it cannot be joined."))
         seats = list(game.seats.all())
         if any(seat.user_id == user.pk for seat in seats):
-            raise LobbyError("You already have a seat in this game.")
+            raise LobbyError(gettext("You already have a seat in this game."))
         if len(seats) >= game.num_players:
-            raise LobbyError("This game is full.")
+            raise LobbyError(gettext("This game is full."))
         refusal = join_refusal(game, user, via_link=via_link)
         if refusal:
             raise NotAllowed(refusal)
@@ -467,7 +471,7 @@ def game_join(*, game_id: int, user, via_link: bool = False,
                     game=game, user=user, join_order=max(s.join_order for s in seats) + 1
                 )
         except IntegrityError:
-            raise LobbyError("You already have a seat in this game.") from None
+            raise LobbyError(gettext("You already have a seat in this game.")) from None
         invitation = game.invitations.filter(invitee=user).first()
         if invitation is not None and invitation.status != InvitationStatus.ACCEPTED:
             invitation.status, invitation.responded_at = InvitationStatus.ACCEPTED, now
@@ -494,17 +498,18 @@ def _when_full(game: Game, now: datetime) -> None:
 def game_add_bot(*, game_id: int, user, level: str = bots.DEFAULT_LEVEL) -> Game:
     """The creator fills an open seat with a bot of `level` ("search" or "easy")."""
     if level not in bots.LEVELS:
-        raise InvalidGameSetup(f"A bot plays at one of these levels: {', '.join(bots.LEVELS)}.",
+        raise InvalidGameSetup(gettext("A bot plays at one of these levels: %(value)s.")
+                                   % {"value": ', '.join(bots.LEVELS)},
                                details={"level": level})
     with transaction.atomic():
         game = _locked_game(game_id)
         if game.created_by_id != user.pk:
-            raise NotAllowed("Only the player who created the game can add bots.")
+            raise NotAllowed(gettext("Only the player who created the game can add bots."))
         if game.status != GameStatus.OPEN:
-            raise LobbyError("Bots can only be added before the game starts.")
+            raise LobbyError(gettext("Bots can only be added before the game starts."))
         seats = list(game.seats.all())
         if len(seats) >= game.num_players:
-            raise LobbyError("This game is full.")
+            raise LobbyError(gettext("This game is full."))
         Seat.objects.create(
             game=game, user=None, is_bot=True, bot_level=level,
             join_order=max(s.join_order for s in seats) + 1,
@@ -520,10 +525,10 @@ def game_leave(*, game_id: int, user) -> Game:
     with transaction.atomic():
         game = _locked_game(game_id)
         if game.status != GameStatus.OPEN:
-            raise LobbyError("You can only leave a game before it starts.")
+            raise LobbyError(gettext("You can only leave a game before it starts."))
         seat = game.seats.filter(user=user).first()
         if seat is None:
-            raise LobbyError("You do not have a seat in this game.")
+            raise LobbyError(gettext("You do not have a seat in this game."))
         seat.delete()
         humans = game.seats.filter(user__isnull=False).order_by("join_order")
         if not humans.exists():
@@ -542,9 +547,9 @@ def game_start(*, game_id: int, user, now: datetime | None = None) -> Game:
     with transaction.atomic():
         game = _locked_game(game_id)
         if game.created_by_id != user.pk:
-            raise NotAllowed("Only the player who created the game can start it.")
+            raise NotAllowed(gettext("Only the player who created the game can start it."))
         if game.status != GameStatus.OPEN:
-            raise LobbyError("This game has already started.")
+            raise LobbyError(gettext("This game has already started."))
         _start_locked(game, now)
     return game
 
@@ -555,8 +560,11 @@ def _start_locked(game: Game, now: datetime) -> None:
     seats = list(game.seats.order_by("join_order"))
     if len(seats) < engine.min_players:
         raise LobbyError(
-            f"{engine.name} needs at least {engine.min_players} players; "
-            f"{len(seats)} have joined."
+            gettext("%(engine_name)s needs at least %(engine_min_players)s players; "
+            "%(len)s have joined.")
+                % {"engine_name": engine.name,
+                   "engine_min_players": engine.min_players,
+                   "len": len(seats)}
         )
     if len(seats) != game.num_players:
         # Starting early with fewer players than planned: the options must fit that count.
@@ -627,7 +635,7 @@ def _apply_move(
     with _engine_guard(game, "move", seat_number, action):
         legal = engine.legal_actions(state_before, seat_number)
         if not legal:
-            raise IllegalMove("It is not your turn.")
+            raise IllegalMove(gettext("It is not your turn."))
         try:
             # The one legality check of every entrance: the move must be a listed legal action
             # as canonical JSON (3, 3.0 and true differ). The listed action is what is applied
@@ -687,7 +695,7 @@ def game_action_submit(
                     or record.request_fingerprint != _fingerprint(action, expected_version)
                 ):
                     raise IdempotencyKeyReused(
-                        "This Idempotency-Key was already used for a different request."
+                        gettext("This Idempotency-Key was already used for a different request.")
                     )
                 return SubmitResult(game=game, outcome=record.response, replayed=True)
         if game.status != GameStatus.ACTIVE:
@@ -697,22 +705,26 @@ def game_action_submit(
             )
         seat = game.seats.filter(user=user).first()
         if seat is None:
-            raise NotAllowed("You do not have a seat in this game.")
+            raise NotAllowed(gettext("You do not have a seat in this game."))
         if seat_number is not None and seat_number != seat.number:
             raise NotAllowed(
-                f"You sit in seat {seat.number}; you cannot act for seat {seat_number}."
+                gettext(
+                    "You sit in seat %(seat_number)s; you cannot act for seat %(seat_number_2)s.")
+                    % {"seat_number": seat.number, "seat_number_2": seat_number}
             )
         if seat.is_bot:
-            raise NotAllowed("A bot is playing your seat; take it back first.")
+            raise NotAllowed(gettext("A bot is playing your seat; take it back first."))
         _require_unrestricted(user)
         had_deadline = seat.deadline_at
         if expected_version is None:
-            raise StaleVersion("Send the game version you saw.", details={"version": game.version})
+            raise StaleVersion(gettext("Send the game version you saw."),
+                               details={"version": game.version})
         if expected_version != game.version and not _own_decision_unchanged(
                 game, seat.number, expected_version):
             raise StaleVersion(
-                f"The game has moved on (version {game.version}, you sent {expected_version}). "
-                "Reload and try again.",
+                gettext("The game has moved on (version %(game_version)s, you sent "
+                        "%(expected_version)s). Reload and try again.")
+                    % {"game_version": game.version, "expected_version": expected_version},
                 details={"version": game.version},
             )
         outcome = _apply_move(
@@ -783,17 +795,19 @@ def game_move_undo(*, game_id: int, user, expected_version: int | None,
     with transaction.atomic():
         game = _locked_game(game_id)
         if game.status != GameStatus.ACTIVE:
-            raise GameNotRunning("This game is not running.")
+            raise GameNotRunning(gettext("This game is not running."))
         seat = game.seats.filter(user=user).first()
         if seat is None:
-            raise NotAllowed("You do not have a seat in this game.")
+            raise NotAllowed(gettext("You do not have a seat in this game."))
         if seat.is_bot:
-            raise NotAllowed("A bot is playing your seat; take it back first.")
+            raise NotAllowed(gettext("A bot is playing your seat; take it back first."))
         _require_unrestricted(user)
         if expected_version != game.version:
             raise StaleVersion(
-                f"The game has moved on (version {game.version}, you sent {expected_version}). "
-                "Reload and try again.", details={"version": game.version})
+                gettext("The game has moved on (version %(game_version)s, you sent "
+                        "%(expected_version)s). Reload and try again.")
+                    % {"game_version": game.version,
+                       "expected_version": expected_version}, details={"version": game.version})
         engine = _engine_for(game.engine)
         with _engine_guard(game, "undo", seat.number):
             taken_back, before = undo.undo_target(engine, game, seat.number)
@@ -1083,19 +1097,19 @@ def seat_take_back(*, game_id: int, user, seat_number: int | None = None,
     with transaction.atomic():
         game = _locked_game(game_id)
         if game.status != GameStatus.ACTIVE:
-            raise GameNotRunning("This game is not running.")
+            raise GameNotRunning(gettext("This game is not running."))
         seats = game.seats.select_related("user")
         seat = (seats.filter(number=seat_number) if seat_number is not None
                 else seats.filter(user=user)).first()
         if seat is None or seat.user_id is None:
-            raise NotAllowed("There is no player's seat to take back here.")
+            raise NotAllowed(gettext("There is no player's seat to take back here."))
         if seat_number is None and seat.user_id != user.pk:
-            raise NotAllowed("You can only take back your own seat.")
+            raise NotAllowed(gettext("You can only take back your own seat."))
         _require_unrestricted(seat.user)
         if not seat.is_bot:
-            raise LobbyError("This seat is not played by a bot.")
+            raise LobbyError(gettext("This seat is not played by a bot."))
         if seat.resigned_at is not None:
-            raise LobbyError("This player resigned; the bot keeps the seat.")
+            raise LobbyError(gettext("This player resigned; the bot keeps the seat."))
         seat.is_bot = False
         seat.timeout_count = 0
         seat.save(update_fields=["is_bot", "timeout_count"])
@@ -1113,12 +1127,12 @@ def seat_hand_to_bot(*, game_id: int, seat_number: int) -> Game:
     with transaction.atomic():
         game = _locked_game(game_id)
         if game.status != GameStatus.ACTIVE:
-            raise GameNotRunning("This game is not running.")
+            raise GameNotRunning(gettext("This game is not running."))
         seat = game.seats.filter(number=seat_number).first()
         if seat is None:
-            raise LobbyError("There is no such seat.")
+            raise LobbyError(gettext("There is no such seat."))
         if seat.is_bot:
-            raise LobbyError("A bot already plays this seat.")
+            raise LobbyError(gettext("A bot already plays this seat."))
         seat.is_bot = True
         seat.save(update_fields=["is_bot"])
         _emit(game.pk, "replaced_by_bot", [seat.number], timeouts=seat.timeout_count)
@@ -1134,13 +1148,13 @@ def game_resign(*, game_id: int, user, now: datetime | None = None) -> Game:
     with transaction.atomic():
         game = _locked_game(game_id)
         if game.status != GameStatus.ACTIVE:
-            raise GameNotRunning("Only a running game can be resigned.")
+            raise GameNotRunning(gettext("Only a running game can be resigned."))
         seats = list(game.seats.select_related("user"))
         seat = next((seat for seat in seats if seat.user_id == user.pk), None)
         if seat is None:
-            raise NotAllowed("You have no seat in this game.")
+            raise NotAllowed(gettext("You have no seat in this game."))
         if seat.resigned_at is not None:
-            raise LobbyError("You already resigned this game.")
+            raise LobbyError(gettext("You already resigned this game."))
         seat.resigned_at = now
         seat.is_bot = True
         seat.save(update_fields=["resigned_at", "is_bot"])
@@ -1215,7 +1229,9 @@ def _invitation_attempt_count(inviter, now: datetime) -> None:
         wait = max(recent[0] + INVITATION_WINDOW - now, timedelta(0))
         minutes = max(1, -(-int(wait.total_seconds()) // 60))
         raise InvitationsThrottled(
-            f"You can send {limit} invitations an hour; try again in {minutes} minute(s).",
+            gettext(
+                "You can send %(limit)s invitations an hour; try again in %(minutes)s minute(s).")
+                % {"limit": limit, "minutes": minutes},
             details={"limit": limit, "retry_after_seconds": int(wait.total_seconds())},
         )
     InvitationAttempt.objects.create(inviter=inviter, created_at=now)
@@ -1242,18 +1258,19 @@ def _game_invite(*, game_id: int, inviter, login: str, now: datetime) -> None:
     _require_unrestricted(inviter)
     login = (login or "").strip()
     if not login or len(login) > MAX_LOGIN_LENGTH:
-        raise InvitationError("Name the player to invite by their username or email address.")
+        raise InvitationError(gettext(
+            "Name the player to invite by their username or email address."))
     if _names_inviter(inviter, login):
-        raise InvitationError("You cannot invite yourself.")
+        raise InvitationError(gettext("You cannot invite yourself."))
     with transaction.atomic():
         game = _locked_game(game_id)
         if game.status != GameStatus.OPEN:
-            raise LobbyError("Only open games take invitations.")
+            raise LobbyError(gettext("Only open games take invitations."))
         seated = set(game.seats.filter(user__isnull=False).values_list("user_id", flat=True))
         if inviter.pk not in seated:
-            raise NotAllowed("Only players in the game can invite others.")
+            raise NotAllowed(gettext("Only players in the game can invite others."))
         if game.seats.count() >= game.num_players:
-            raise LobbyError("This game is full.")
+            raise LobbyError(gettext("This game is full."))
         _invitation_attempt_count(inviter, now)
         invitee = user_by_login(login)
         if invitee is None or invitee.pk in seated:
@@ -1277,11 +1294,11 @@ def invitation_decline(*, game_id: int, user, now: datetime | None = None) -> No
         game = _locked_game(game_id)
         invitation = game.invitations.filter(invitee=user).first()
         if invitation is None:
-            raise LobbyError("You have no invitation to this game.")
+            raise LobbyError(gettext("You have no invitation to this game."))
         if game.status != GameStatus.OPEN:
-            raise LobbyError("This game has already started.")
+            raise LobbyError(gettext("This game has already started."))
         if game.seats.filter(user=user).exists():
-            raise LobbyError("You have already joined this game; leave it instead.")
+            raise LobbyError(gettext("You have already joined this game; leave it instead."))
         if invitation.status == InvitationStatus.DECLINED:
             return
         invitation.status, invitation.responded_at = InvitationStatus.DECLINED, now
@@ -1300,10 +1317,10 @@ def game_rematch(*, game_id: int, user, now: datetime | None = None) -> Game:
     with transaction.atomic():
         game = _locked_game(game_id)
         if game.status != GameStatus.FINISHED:
-            raise LobbyError("Only a finished game can be played again.")
+            raise LobbyError(gettext("Only a finished game can be played again."))
         seats = list(game.seats.order_by("number", "join_order"))
         if not any(seat.user_id == user.pk for seat in seats):
-            raise NotAllowed("Only the players of this game can offer a rematch.")
+            raise NotAllowed(gettext("Only the players of this game can offer a rematch."))
         existing = Game.objects.filter(rematch_of=game).first()
         if existing is not None:
             return existing
@@ -1345,20 +1362,21 @@ def chat_post(*, game_id: int, user, body: str, now: datetime | None = None) -> 
     # else would show as an empty line.
     text = visible_text(body)
     if not text:
-        raise ChatError("A message cannot be empty: it has no visible characters.")
+        raise ChatError(gettext("A message cannot be empty: it has no visible characters."))
     if len(text) > CHAT_MESSAGE_MAX_LENGTH:
-        raise ChatError(f"A message can be at most {CHAT_MESSAGE_MAX_LENGTH} characters.")
+        raise ChatError(gettext("A message can be at most %(chat_message_max_length)s characters.")
+                            % {"chat_message_max_length": CHAT_MESSAGE_MAX_LENGTH})
     with transaction.atomic():
         game = _locked_game(game_id)
         seats = list(game.seats.select_related("user"))
         if not any(seat.user_id == user.pk for seat in seats):
-            raise NotAllowed("Only the players of this game can write in its chat.")
+            raise NotAllowed(gettext("Only the players of this game can write in its chat."))
         limit, window = CHAT_RATE
         recent = ChatMessage.objects.filter(game=game, author=user, created_at__gt=now - window)
         if recent.count() >= limit:
             oldest = recent.order_by("created_at").values_list("created_at", flat=True).first()
             wait = max(1, math.ceil((oldest + window - now).total_seconds()))
-            raise ChatThrottled("You are writing too fast; wait a minute and try again.",
+            raise ChatThrottled(gettext("You are writing too fast; wait a minute and try again."),
                                 details={"limit": limit, "retry_after_seconds": wait})
         message = ChatMessage.objects.create(game=game, author=user, body=text)
         names = {name.lower() for name in MENTION.findall(text)}
@@ -1378,31 +1396,32 @@ def report_create(*, reporter, target: str, object_id: int, reason: str,
     from accounts.models import User
 
     if reason not in ReportReason.values:
-        raise ReportError(f"Choose a reason: {', '.join(ReportReason.values)}.")
+        raise ReportError(gettext("Choose a reason: %(value)s.")
+                              % {"value": ', '.join(ReportReason.values)})
     if len(details) > 2000:
-        raise ReportError("Please keep the details under 2000 characters.")
+        raise ReportError(gettext("Please keep the details under 2000 characters."))
     fields: dict[str, Any] = {}
     if target == ReportTarget.MESSAGE:
         message = ChatMessage.objects.select_related("game").filter(pk=object_id).first()
         if message is None or not can_view(message.game, reporter):
-            raise ReportError("There is no such message.")
+            raise ReportError(gettext("There is no such message."))
         if message.author_id == reporter.pk:
-            raise ReportError("You cannot report your own message.")
+            raise ReportError(gettext("You cannot report your own message."))
         fields = {"message": message, "game": message.game, "player": message.author}
     elif target == ReportTarget.PLAYER:
         player = User.objects.filter(pk=object_id).first()
         if player is None:
-            raise ReportError("There is no such player.")
+            raise ReportError(gettext("There is no such player."))
         if player.pk == reporter.pk:
-            raise ReportError("You cannot report yourself.")
+            raise ReportError(gettext("You cannot report yourself."))
         fields = {"player": player}
     elif target == ReportTarget.GAME:
         game = Game.objects.filter(pk=object_id).first()
         if game is None or not can_view(game, reporter):
-            raise ReportError("There is no such game.")
+            raise ReportError(gettext("There is no such game."))
         fields = {"game": game}
     else:
-        raise ReportError("You can report a message, a player or a game.")
+        raise ReportError(gettext("You can report a message, a player or a game."))
     duplicate = Report.objects.filter(reporter=reporter, target=target,
                                       status=ReportStatus.OPEN, **fields).first()
     if duplicate is not None:

@@ -15,6 +15,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+from django.utils.translation import gettext
+
 from games.engines.base import Engine, match_legal
 from games.exceptions import GameError
 from games.models import Action, ActionKind, ActionSource, Game
@@ -93,17 +95,19 @@ def undo_target(engine: Engine, game: Game,
     that followed it) and the state before them; raises UndoRefused with the reason otherwise."""
     run = _trailing_moves(game, seat_number)
     if run is None:
-        raise UndoRefused("There is no move of yours to take back: something happened after "
+        raise UndoRefused(gettext(
+            "There is no move of yours to take back: something happened after "
                           "your last move (another player's move, a die roll or a new card), "
-                          "or you have not moved this turn.")
+                          "or you have not moved this turn."))
     before = state_at(engine, game, run[0].sequence - 1)
     state = before
     for entry in run:
         after = engine.apply(state, seat_number,
                              match_legal(entry.payload, engine.legal_actions(state, seat_number)))
         if engine.reveals(state, seat_number, entry.payload, after):
-            raise UndoRefused("Your last move revealed something (a die, a card, or the turn "
-                              "passing on), so it cannot be taken back.")
+            raise UndoRefused(gettext(
+                "Your last move revealed something (a die, a card, or the turn "
+                              "passing on), so it cannot be taken back."))
         state = after
     return run, before
 

@@ -11,6 +11,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import select_template
 from django.urls import reverse
 from django.utils import translation
+from django.utils.translation import gettext
 from django.views.decorators.http import require_POST
 
 from games import autoplay_views, board, selectors, services, undo
@@ -59,7 +60,7 @@ def game_create(request):
         except GameError as error:
             form.add_error(None, error.message)
         else:
-            messages.success(request, "Game created. Share its page so others can join.")
+            messages.success(request, gettext("Game created. Share its page so others can join."))
             return redirect("games:detail", game_id=game.pk)
     return render(request, "games/create.html", {"form": form})
 
@@ -67,7 +68,7 @@ def game_create(request):
 def _visible_game(request, game_id):
     game = get_object_or_404(selectors.game_list(), pk=game_id)
     if not selectors.can_view(game, request.user):
-        raise Http404("There is no such game.")
+        raise Http404(gettext("There is no such game."))
     return game
 
 
@@ -303,7 +304,7 @@ def game_take_back(request, game_id):
     except GameError as error:
         messages.error(request, error.message)
     else:
-        messages.success(request, "You have your seat back.")
+        messages.success(request, gettext("You have your seat back."))
     return redirect("games:detail", game_id=game_id)
 
 
@@ -317,14 +318,15 @@ def game_act(request, game_id):
         version = int(request.POST["version"])
         index = int(request.POST["index"])
     except (KeyError, ValueError):
-        messages.error(request, "That form was incomplete; please choose again.")
+        messages.error(request, gettext("That form was incomplete; please choose again."))
         return redirect("games:detail", game_id=game.pk)
     legal = selectors.legal_actions_for(game, request.user)
     if version != game.version:
-        messages.error(request, "The game moved on while you were looking; here is the new state.")
+        messages.error(request, gettext(
+            "The game moved on while you were looking; here is the new state."))
         return redirect("games:detail", game_id=game.pk)
     if not 0 <= index < len(legal):
-        messages.error(request, "That choice is no longer available.")
+        messages.error(request, gettext("That choice is no longer available."))
         return redirect("games:detail", game_id=game.pk)
     if request.POST.get("confirm") != "1":
         # A choice is committed only on Confirm: show what it will do first.
@@ -354,7 +356,7 @@ def game_undo(request, game_id):
     try:
         version = int(request.POST["version"])
     except (KeyError, ValueError):
-        messages.error(request, "That form was incomplete; please try again.")
+        messages.error(request, gettext("That form was incomplete; please try again."))
         return redirect("games:detail", game_id=game.pk)
     try:
         services.game_move_undo(game_id=game.pk, user=request.user, expected_version=version,
@@ -362,7 +364,7 @@ def game_undo(request, game_id):
     except GameError as error:
         messages.error(request, error.message)
     else:
-        messages.success(request, "Your last move was taken back.")
+        messages.success(request, gettext("Your last move was taken back."))
     return redirect("games:detail", game_id=game.pk)
 
 
@@ -386,7 +388,7 @@ def report_create(request):
     try:
         object_id = int(request.POST.get("id", ""))
     except ValueError:
-        messages.error(request, "That report was incomplete.")
+        messages.error(request, gettext("That report was incomplete."))
         return redirect(back)
     try:
         services.report_create(reporter=request.user, target=request.POST.get("target", ""),
@@ -395,5 +397,5 @@ def report_create(request):
     except GameError as error:
         messages.error(request, error.message)
     else:
-        messages.success(request, "Thank you: the moderators will look at it.")
+        messages.success(request, gettext("Thank you: the moderators will look at it."))
     return redirect(back)

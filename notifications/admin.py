@@ -3,6 +3,7 @@ play by email with its answers, so a player's "my reply did nothing" can be look
 superusers see them (they hold players' addresses and raw mail; moderators get no permission)."""
 
 from django.contrib import admin
+from django.utils.translation import gettext_lazy as _
 
 from games.admin import ReadOnlyAdminMixin
 from notifications.models import EmailReply, InboundMessage, Notification
@@ -37,6 +38,6 @@ class InboundMessageAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
     exclude = ("raw",)
     inlines = [EmailReplyInline]
 
-    @admin.display(description="raw message")
+    @admin.display(description=_("raw message"))
     def raw_message(self, message: InboundMessage) -> str:
         return bytes(message.raw).decode("utf-8", "replace")

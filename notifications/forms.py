@@ -1,4 +1,6 @@
 from django import forms
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 
 from notifications.models import Delivery, NotificationKind
 
@@ -7,17 +9,17 @@ HOUR_CHOICES = [(hour, f"{hour:02d}:00") for hour in range(24)]
 
 class PreferencesForm(forms.Form):
     digest_hour = forms.TypedChoiceField(choices=HOUR_CHOICES, coerce=int,
-                                         label="Send my daily digest at")
+                                         label=_("Send my daily digest at"))
     quiet_hours_start = forms.TypedChoiceField(
-        choices=[("", "No quiet hours"), *HOUR_CHOICES], coerce=int, empty_value=None,
-        required=False, label="Quiet hours from")
+        choices=[("", _("No quiet hours")), *HOUR_CHOICES], coerce=int, empty_value=None,
+        required=False, label=_("Quiet hours from"))
     quiet_hours_end = forms.TypedChoiceField(
-        choices=[("", "—"), *HOUR_CHOICES], coerce=int, empty_value=None, required=False,
-        label="until")
+        choices=[("", _("—")), *HOUR_CHOICES], coerce=int, empty_value=None, required=False,
+        label=_("until"))
     reminder_percent = forms.IntegerField(min_value=1, max_value=90,
-                                          label="Remind me when this % of the time is left")
+                                          label=_("Remind me when this % of the time is left"))
     reminder_hours = forms.IntegerField(min_value=0, max_value=72,
-                                        label="…or this many hours, whichever is later")
+                                        label=_("…or this many hours, whichever is later"))
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
@@ -29,9 +31,10 @@ class PreferencesForm(forms.Form):
         data = super().clean()
         start, end = data.get("quiet_hours_start"), data.get("quiet_hours_end")
         if (start is None) != (end is None):
-            raise forms.ValidationError("Quiet hours need both a start and an end hour.")
+            raise forms.ValidationError(gettext("Quiet hours need both a start and an end hour."))
         if start is not None and start == end:
-            raise forms.ValidationError("Quiet hours must start and end at different hours.")
+            raise forms.ValidationError(gettext(
+                "Quiet hours must start and end at different hours."))
         return data
 
     def kind_fields(self):

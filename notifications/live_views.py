@@ -8,6 +8,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.templatetags.static import static
+from django.utils.translation import gettext
 from django.views.decorators.http import require_GET, require_POST
 
 from notifications import calendar, push, webhooks
@@ -18,7 +19,7 @@ from notifications.models import CalendarFeed, Webhook, WebhookFormat
 def calendar_feed(request, token: str):
     feed = CalendarFeed.objects.select_related("user").filter(token=token).first()
     if feed is None or not feed.user.is_active:
-        raise Http404("There is no such calendar.")
+        raise Http404(gettext("There is no such calendar."))
     body = calendar.calendar_for(feed.user).to_ical()
     response = HttpResponse(body, content_type="text/calendar; charset=utf-8")
     response["Content-Disposition"] = 'inline; filename="turnpost-deadlines.ics"'
@@ -54,11 +55,13 @@ def live_settings(request):
 def calendar_create_or_revoke(request):
     if calendar.feed_for(request.user, create=False) is None:
         calendar.feed_for(request.user)
-        messages.success(request, "Your calendar address is ready: add it to your calendar app.")
+        messages.success(request, gettext(
+            "Your calendar address is ready: add it to your calendar app."))
     else:
         calendar.feed_revoke(user=request.user)
-        messages.success(request, "A new calendar address replaced the old one, which no longer "
-                                  "works.")
+        messages.success(request, gettext(
+            "A new calendar address replaced the old one, which no longer "
+                                  "works."))
     return redirect("notifications:live")
 
 
@@ -91,7 +94,7 @@ def webhook_add(request):
     except webhooks.WebhookRefused as refused:
         messages.error(request, str(refused))
     else:
-        messages.success(request, "Webhook added.")
+        messages.success(request, gettext("Webhook added."))
     return redirect("notifications:live")
 
 
@@ -100,13 +103,13 @@ def webhook_add(request):
 def webhook_change(request, webhook_id: int):
     webhook = Webhook.objects.filter(pk=webhook_id, user=request.user).first()
     if webhook is None:
-        raise Http404("There is no such webhook.")
+        raise Http404(gettext("There is no such webhook."))
     if request.POST.get("do") == "delete":
         webhook.delete()
-        messages.success(request, "Webhook deleted.")
+        messages.success(request, gettext("Webhook deleted."))
     elif request.POST.get("do") == "enable":
         webhooks.webhook_enable(webhook=webhook)
-        messages.success(request, "Webhook turned back on.")
+        messages.success(request, gettext("Webhook turned back on."))
     return redirect("notifications:live")
 
 
@@ -121,7 +124,7 @@ def _json_body(request) -> dict:
     except ValueError:
         body = None
     if not isinstance(body, dict):
-        raise push.SubscriptionRefused("Send the subscription as a JSON object.")
+        raise push.SubscriptionRefused(gettext("Send the subscription as a JSON object."))
     return body
 
 

@@ -5,19 +5,20 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.db import models
+from django.utils.translation import gettext_lazy as _
 
 
 class NotificationKind(models.TextChoices):
-    YOUR_TURN = "your_turn", "It is your turn"
-    REMINDER = "reminder", "Deadline reminder"
-    TIMED_OUT = "timed_out", "You timed out / a bot took your seat"
-    GAME_STARTED = "game_started", "A game started"
-    GAME_FINISHED = "game_finished", "A game finished"
-    INVITATION = "invitation", "Invitation to a game"
-    MENTION = "mention", "Mentioned in a game chat"
-    MODERATION = "moderation", "Message from the moderators"
-    GAME_LOBBY = "game_lobby", "Answers to my invitations, my game is full"
-    WEBHOOK_DISABLED = "webhook_disabled", "A webhook of mine was turned off"
+    YOUR_TURN = "your_turn", _("It is your turn")
+    REMINDER = "reminder", _("Deadline reminder")
+    TIMED_OUT = "timed_out", _("You timed out / a bot took your seat")
+    GAME_STARTED = "game_started", _("A game started")
+    GAME_FINISHED = "game_finished", _("A game finished")
+    INVITATION = "invitation", _("Invitation to a game")
+    MENTION = "mention", _("Mentioned in a game chat")
+    MODERATION = "moderation", _("Message from the moderators")
+    GAME_LOBBY = "game_lobby", _("Answers to my invitations, my game is full")
+    WEBHOOK_DISABLED = "webhook_disabled", _("A webhook of mine was turned off")
 
 
 #: What happens to each kind unless the player chose otherwise.
@@ -36,17 +37,17 @@ DEFAULT_DELIVERY = {
 
 
 class Delivery(models.TextChoices):
-    IMMEDIATE = "immediate", "Right away"
-    DIGEST = "digest", "In my daily digest"
-    NEVER = "never", "Never"
+    IMMEDIATE = "immediate", _("Right away")
+    DIGEST = "digest", _("In my daily digest")
+    NEVER = "never", _("Never")
 
 
 class EmailStatus(models.TextChoices):
-    PENDING = "pending", "Waiting to be sent"
-    DIGEST = "digest", "Waiting for the digest"
-    SENT = "sent", "Sent"
-    SKIPPED = "skipped", "Not sent (turned off or no longer relevant)"
-    FAILED = "failed", "Failed after retries"
+    PENDING = "pending", _("Waiting to be sent")
+    DIGEST = "digest", _("Waiting for the digest")
+    SENT = "sent", _("Sent")
+    SKIPPED = "skipped", _("Not sent (turned off or no longer relevant)")
+    FAILED = "failed", _("Failed after retries")
 
 
 class NotificationPreference(models.Model):
@@ -121,11 +122,11 @@ class Digest(models.Model):
 
 
 class InboundStatus(models.TextChoices):
-    RECEIVED = "received", "Being processed"
-    APPLIED = "applied", "Became a move"
-    ANSWERED = "answered", "Answered without a move (status, help, more choices)"
-    REFUSED = "refused", "Refused, with an explanation"
-    DROPPED = "dropped", "Dropped without a reply (automatic mail)"
+    RECEIVED = "received", _("Being processed")
+    APPLIED = "applied", _("Became a move")
+    ANSWERED = "answered", _("Answered without a move (status, help, more choices)")
+    REFUSED = "refused", _("Refused, with an explanation")
+    DROPPED = "dropped", _("Dropped without a reply (automatic mail)")
 
 
 class InboundMessage(models.Model):
@@ -209,9 +210,9 @@ class CalendarFeed(models.Model):
 
 
 class WebhookFormat(models.TextChoices):
-    JSON = "json", "JSON, signed (for your own programs)"
-    DISCORD = "discord", "Discord incoming webhook"
-    SLACK = "slack", "Slack incoming webhook"
+    JSON = "json", _("JSON, signed (for your own programs)")
+    DISCORD = "discord", _("Discord incoming webhook")
+    SLACK = "slack", _("Slack incoming webhook")
 
 
 class Webhook(models.Model):
@@ -249,9 +250,9 @@ class Webhook(models.Model):
 
 
 class WebhookStatus(models.TextChoices):
-    PENDING = "pending", "Being delivered"
-    DELIVERED = "delivered", "Delivered"
-    FAILED = "failed", "Failed after retries"
+    PENDING = "pending", _("Being delivered")
+    DELIVERED = "delivered", _("Delivered")
+    FAILED = "failed", _("Failed after retries")
 
 
 class WebhookDelivery(models.Model):

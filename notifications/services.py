@@ -16,9 +16,11 @@ from django.db import IntegrityError, transaction
 from django.db.models import Q
 from django.template.loader import render_to_string
 from django.urls import reverse
-from django.utils import timezone
+from django.utils import timezone, translation
+from django.utils.formats import date_format
 from django.utils.timesince import timeuntil
 
+from accounts.templatetags.language_tags import localized_digits
 from config.celery import publish_after_commit
 from games import bus
 from notifications import push, summaries, webhooks
@@ -176,10 +178,10 @@ def email_context(notification: Notification, now: datetime) -> dict:
     )
     seat = game.seats.filter(user=user).first()
     if seat is not None and seat.deadline_at is not None:
-        context["deadline_local"] = timezone.localtime(seat.deadline_at, user.zone).strftime(
-            "%A %d %B %Y, %H:%M %Z"
-        )
-        context["time_left"] = timeuntil(seat.deadline_at, now)
+        # The weekday and month in the reader's language (strftime would write English).
+        context["deadline_local"] = localized_digits(date_format(
+            timezone.localtime(seat.deadline_at, user.zone), "l d F Y, H:i T"))
+        context["time_left"] = localized_digits(timeuntil(seat.deadline_at, now))
     if seat is not None and game.status == "active":
         from notifications.inbound import context as email_play
 
@@ -206,7 +208,18 @@ def email_context(notification: Notification, now: datetime) -> dict:
     return context
 
 
+def recipient_language(user) -> str:
+    """The language a player's emails are written in: their choice, else the site's default
+    (a worker has no browser to ask)."""
+    return user.language or settings.LANGUAGE_CODE
+
+
 def build_email(notification: Notification, now: datetime) -> EmailMultiAlternatives:
+    with translation.override(recipient_language(notification.user)):
+        return _build_email(notification, now)
+
+
+def _build_email(notification: Notification, now: datetime) -> EmailMultiAlternatives:
     context = email_context(notification, now)
     base = f"notifications/email/{notification.kind}"
     return _message(
@@ -411,6 +424,12 @@ def _digest_deliver(user, local_date, now: datetime) -> str:
 
 def _digest_message(user, rows: list[Notification], now: datetime,
                     message_id: str) -> EmailMultiAlternatives:
+    with translation.override(recipient_language(user)):
+        return _digest_message_in_language(user, rows, now, message_id)
+
+
+def _digest_message_in_language(user, rows: list[Notification], now: datetime,
+                                message_id: str) -> EmailMultiAlternatives:
     items, playable_games, described_games = [], set(), set()
     for row in rows:
         context = email_context(row, now)

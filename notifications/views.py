@@ -7,6 +7,7 @@ from django.contrib.auth.decorators import login_required
 from django.core import signing
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.translation import gettext
 from django.views.decorators.csrf import csrf_exempt
 
 from notifications import services
@@ -45,7 +46,7 @@ def preferences(request):
         for kind in NotificationKind:
             services.preference_set(user=user, kind=kind.value,
                                     delivery=data[f"kind__{kind.value}"])
-        messages.success(request, "Your notification settings were saved.")
+        messages.success(request, gettext("Your notification settings were saved."))
         return redirect("notifications:preferences")
     return render(request, "notifications/preferences.html", {"form": form})
 

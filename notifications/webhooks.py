@@ -31,6 +31,7 @@ from django.conf import settings
 from django.db import transaction
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import gettext, gettext_lazy
 
 from config.celery import publish_after_commit
 from games.moderation import MODERATE_GAMES
@@ -48,10 +49,10 @@ WEBHOOK_KINDS = [kind for kind in NotificationKind if kind != NotificationKind.W
 SIGNATURE_HEADER = "Turnpost-Signature"
 #: A game's public events its webhooks may choose (game webhooks, see `queue_for_game`).
 GAME_WEBHOOK_KINDS = {
-    "turn": "Whose turn it is, with the deadline",
-    "game_started": "The game started",
-    "game_finished": "The game finished, with the result",
-    "chat": "Chat messages (only in games open to spectators)",
+    "turn": gettext_lazy("Whose turn it is, with the deadline"),
+    "game_started": gettext_lazy("The game started"),
+    "game_finished": gettext_lazy("The game finished, with the result"),
+    "chat": gettext_lazy("Chat messages (only in games open to spectators)"),
 }
 #: At most this many webhooks per player, and per game.
 MAX_WEBHOOKS = 10
@@ -80,21 +81,24 @@ def check_target(url: str) -> None:
     lifts this for development and tests."""
     parts = urlsplit(url)
     if parts.scheme not in ("https", "http") or not parts.hostname:
-        raise WebhookRefused("A webhook address must be an https:// URL.")
+        raise WebhookRefused(gettext("A webhook address must be an https:// URL."))
     if _local_targets_allowed():
         return
     if parts.scheme != "https":
-        raise WebhookRefused("A webhook address must be an https:// URL.")
+        raise WebhookRefused(gettext("A webhook address must be an https:// URL."))
     try:
         port = parts.port or 443
         infos = socket.getaddrinfo(parts.hostname, port, proto=socket.IPPROTO_TCP)
     except (socket.gaierror, ValueError, UnicodeError):
-        raise WebhookRefused(f"{parts.hostname} cannot be resolved.") from None
+        raise WebhookRefused(gettext("%(parts_hostname)s cannot be resolved.")
+                                 % {"parts_hostname": parts.hostname}) from None
     for info in infos:
         address = ipaddress.ip_address(info[4][0].split("%", 1)[0])
         if not address.is_global:
-            raise WebhookRefused(f"{parts.hostname} points at an internal address ({address}); "
+            raise WebhookRefused(gettext(
+                "%(parts_hostname)s points at an internal address (%(address)s); "
                                  "webhooks only go to public addresses.")
+                                     % {"parts_hostname": parts.hostname, "address": address})
 
 
 # ---- registering --------------------------------------------------------------------------------
@@ -113,22 +117,28 @@ def webhook_create(*, user, url: str, kinds: list[str], format: str = WebhookFor
     `can_host`)."""
     url = url.strip()
     if format not in WebhookFormat.values:
-        raise WebhookRefused(f"Unknown format {format!r}: json, discord or slack.")
+        raise WebhookRefused(gettext("Unknown format %(format)s: json, discord or slack.")
+                             % {"format": f"{format!r}"})
     allowed = set(GAME_WEBHOOK_KINDS) if game is not None else {kind.value
                                                                for kind in WEBHOOK_KINDS}
     unknown = sorted(set(kinds) - allowed)
     if unknown or not kinds:
-        what = "event" if game is not None else "notification"
-        raise WebhookRefused(f"Choose at least one kind of {what}"
-                             + (f"; unknown: {', '.join(unknown)}." if unknown else "."))
+        message = (gettext("Choose at least one kind of event.") if game is not None
+                   else gettext("Choose at least one kind of notification."))
+        if unknown:
+            message += " " + gettext("Unknown: %(kinds)s.") % {"kinds": ", ".join(unknown)}
+        raise WebhookRefused(message)
     if len(url) > 500:
-        raise WebhookRefused("The address is too long (500 characters at most).")
+        raise WebhookRefused(gettext("The address is too long (500 characters at most)."))
     check_target(url)
     if game is None and Webhook.objects.filter(user=user, game=None).count() >= MAX_WEBHOOKS:
-        raise WebhookRefused(f"You have {MAX_WEBHOOKS} webhooks already; delete one first.")
+        raise WebhookRefused(gettext(
+            "You have %(max_webhooks)s webhooks already; delete one first.")
+            % {"max_webhooks": MAX_WEBHOOKS})
     if game is not None and Webhook.objects.filter(game=game).count() >= MAX_GAME_WEBHOOKS:
-        raise WebhookRefused(f"This game has {MAX_GAME_WEBHOOKS} webhooks already; delete one "
-                             "first.")
+        raise WebhookRefused(gettext(
+            "This game has %(max_webhooks)s webhooks already; delete one first.")
+            % {"max_webhooks": MAX_GAME_WEBHOOKS})
     return Webhook.objects.create(user=user, game=game, url=url, format=format,
                                   kinds=sorted(set(kinds)), secret=secrets.token_hex(32))
 

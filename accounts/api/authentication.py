@@ -6,6 +6,7 @@ prefix is a token from the password login of earlier versions (every scope)."""
 
 from __future__ import annotations
 
+from django.utils import translation
 from django.utils.translation import gettext_lazy as _
 from drf_spectacular.extensions import OpenApiAuthenticationExtension
 from rest_framework import exceptions
@@ -34,11 +35,20 @@ class TokenOrBearerAuthentication(TokenAuthentication):
                 token = token_authenticate(key)
             except TokenInvalid as error:
                 raise exceptions.AuthenticationFailed(str(error)) from None
-            return token.user, token
-        return self.authenticate_credentials(key)
+            return _speaking_their_language(token.user), token
+        user, token = self.authenticate_credentials(key)
+        return _speaking_their_language(user), token
 
     def authenticate_header(self, request) -> str:
         return 'Bearer realm="api"'
+
+
+def _speaking_their_language(user):
+    """A token's requests are answered in its player's chosen language, as their pages are
+    (PlayerLanguageMiddleware runs before DRF knows who sent the token)."""
+    if user.language:
+        translation.activate(user.language)
+    return user
 
 
 class TokenOrBearerScheme(OpenApiAuthenticationExtension):

@@ -3,6 +3,7 @@ otherwise (`write_scope = "chat"` on chat and reports). Browser sessions have ev
 
 from __future__ import annotations
 
+from django.utils.translation import gettext
 from rest_framework.permissions import SAFE_METHODS, BasePermission
 
 from accounts.tokens import has_scope
@@ -20,6 +21,7 @@ class TokenScopeRequired(BasePermission):
         scope = getattr(view, "write_scope", "play") if writing else "read"
         if scope is None or has_scope(request.auth, scope):
             return True
-        raise InsufficientScope(f"This token lacks the '{scope}' scope needed here; make a "
-                                f"token with it on your account page.",
+        raise InsufficientScope(gettext(
+            "This token lacks the '%(scope)s' scope needed here; make a "
+                                "token with it on your account page.") % {"scope": scope},
                                 details={"required_scope": scope})

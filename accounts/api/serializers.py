@@ -1,4 +1,5 @@
 from allauth.account.models import EmailAddress
+from django.conf import settings
 from rest_framework import serializers
 
 from accounts.models import PersonalAccessToken, TokenScope, User, validate_display_name
@@ -52,7 +53,7 @@ class AccessTokenCreateSerializer(serializers.Serializer):
 class UserSerializer(serializers.ModelSerializer):
     class Meta:
         model = User
-        fields = ("id", "username", "display_name", "timezone")
+        fields = ("id", "username", "display_name", "timezone", "language")
 
     def validate_display_name(self, value: str) -> str:
         from django.core.exceptions import ValidationError as DjangoValidationError
@@ -72,8 +73,20 @@ class MeSerializer(serializers.Serializer):
     email = serializers.EmailField()
     email_confirmed = serializers.SerializerMethodField()
     timezone = serializers.CharField()
+    language = serializers.ChoiceField(choices=[("", ""), *settings.LANGUAGES],
+                                       allow_blank=True, required=False,
+                                       help_text="Pages, emails and game texts in this language; "
+                                                 "empty: the browser's Accept-Language.")
     member_since = serializers.DateTimeField(source="date_joined")
 
     def get_email_confirmed(self, user) -> bool:
         return EmailAddress.objects.filter(user=user, email__iexact=user.email,
                                            verified=True).exists()
+
+
+class MeUpdateSerializer(serializers.ModelSerializer):
+    """The settings a player may change through PATCH /api/v1/me/."""
+
+    class Meta:
+        model = User
+        fields = ("timezone", "language")

@@ -14,6 +14,7 @@ from datetime import timedelta
 from allauth.account.models import EmailAddress
 from django.conf import settings
 from django.utils import timezone
+from django.utils.translation import gettext
 from drf_spectacular.utils import extend_schema
 from rest_framework import permissions, serializers, status
 from rest_framework.exceptions import NotFound
@@ -26,6 +27,7 @@ from accounts.api.serializers import (
     AccessTokenCreateSerializer,
     AccessTokenSerializer,
     MeSerializer,
+    MeUpdateSerializer,
     TokenRequestSerializer,
     TokenSerializer,
 )
@@ -82,10 +84,11 @@ class ObtainTokenView(APIView):
             )
         if user is None:
             raise serializers.ValidationError(
-                "Unable to log in with those credentials.", code="authorization")
+                gettext("Unable to log in with those credentials."), code="authorization")
         if settings.ACCOUNT_EMAIL_VERIFICATION == "mandatory" and not _email_confirmed(user):
-            raise NotAllowed("Confirm your email address first: follow the link in the email "
-                             "we sent when you signed up.", details={"email_confirmed": False})
+            raise NotAllowed(gettext(
+                "Confirm your email address first: follow the link in the email "
+                             "we sent when you signed up."), details={"email_confirmed": False})
         _, raw = token_create(user=user, name=f"Password login {timezone.now():%Y-%m-%d %H:%M}",
                               scopes=ALL_SCOPES, via="password login",
                               ip_address=_client_ip(request))
@@ -117,7 +120,8 @@ class AccessTokenListView(APIView):
             missing = [scope for scope in data["scopes"] if scope not in caller.scopes]
             if missing:
                 raise InsufficientScope(
-                    f"This token cannot make a token with the '{missing[0]}' scope it lacks.",
+                    gettext("This token cannot make a token with the '%(value)s' scope it lacks.")
+                        % {"value": missing[0]},
                     details={"required_scope": missing[0]})
             if caller.expires_at and (expires_at is None or expires_at > caller.expires_at):
                 expires_at = caller.expires_at
@@ -155,4 +159,14 @@ class MeView(APIView):
     @extend_schema(operation_id="get_me", tags=["account"], summary="My account",
                    responses={200: MeSerializer})
     def get(self, request):
+        return Response(MeSerializer(request.user).data)
+
+    @extend_schema(operation_id="update_me", tags=["account"], summary="Change my settings",
+                   description="The time zone and the language (`en`, `fa`, `zh-hans`, `it`, or "
+                               "empty for the browser's) of pages, emails and game texts.",
+                   request=MeUpdateSerializer, responses={200: MeSerializer})
+    def patch(self, request):
+        serializer = MeUpdateSerializer(request.user, data=request.data, partial=True)
+        serializer.is_valid(raise_exception=True)
+        serializer.save()
         return Response(MeSerializer(request.user).data)

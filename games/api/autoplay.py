@@ -4,6 +4,7 @@ only; a queue is never shown to anyone else. Validation and changes live in game
 
 from __future__ import annotations
 
+from django.utils.translation import gettext
 from drf_spectacular.utils import extend_schema
 from rest_framework import permissions, serializers, status
 from rest_framework.exceptions import NotFound
@@ -49,7 +50,7 @@ class ProfileSettingsSerializer(serializers.Serializer):
 def _game_for(request, pk):
     game = selectors.game_list().filter(pk=pk).first()
     if game is None or not selectors.can_view(game, request.user):
-        raise NotFound("There is no such game.")
+        raise NotFound(gettext("There is no such game."))
     return game
 
 

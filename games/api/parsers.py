@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 
 from django.conf import settings
+from django.utils.translation import gettext
 from rest_framework import status
 from rest_framework.exceptions import APIException, ParseError
 from rest_framework.parsers import JSONParser
@@ -47,16 +48,18 @@ class BoundedJSONParser(JSONParser):
         limit = settings.API_MAX_BODY_BYTES
         raw = stream.read(limit + 1) if stream is not None else b""
         if len(raw) > limit:
-            raise RequestTooLarge(f"The request body is larger than {limit} bytes.")
+            raise RequestTooLarge(gettext("The request body is larger than %(limit)s bytes.")
+                                      % {"limit": limit})
         encoding = (parser_context or {}).get("encoding", settings.DEFAULT_CHARSET)
         try:
             data = json.loads(raw.decode(encoding), parse_constant=_refuse_constant)
         except RecursionError:
-            raise ParseError("JSON nested too deeply.") from None
+            raise ParseError(gettext("JSON nested too deeply.")) from None
         except (ValueError, UnicodeDecodeError) as error:
-            raise ParseError(f"JSON parse error - {error}") from None
+            raise ParseError(gettext("JSON parse error - %(error)s") % {"error": error}) from None
         if json_depth_exceeds(data, settings.API_MAX_JSON_DEPTH):
             raise ParseError(
-                f"JSON nested deeper than {settings.API_MAX_JSON_DEPTH} levels."
+                gettext("JSON nested deeper than %(settings_api_max_json_depth)s levels.")
+                    % {"settings_api_max_json_depth": settings.API_MAX_JSON_DEPTH}
             )
         return data

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from django.contrib.auth import get_user_model
 from django.shortcuts import get_object_or_404
+from django.utils.translation import gettext
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
 from rest_framework import generics, permissions, serializers, status
@@ -64,9 +65,9 @@ class GamePlayersMixin:
     def invite_link(self, request, pk=None):
         game = self.get_object()
         if not request.user.is_authenticated or not game.seats.filter(user=request.user).exists():
-            raise NotAllowed("Only the players of this game can share its invite link.")
+            raise NotAllowed(gettext("Only the players of this game can share its invite link."))
         if game.status != GameStatus.OPEN:
-            raise NotAllowed("Only an open game has an invite link.")
+            raise NotAllowed(gettext("Only an open game has an invite link."))
         return Response({"url": invites.invite_url(game), "token": invites.invite_token(game),
                          "expires_in_days": invites.invite_link_max_age().days})
 
@@ -163,5 +164,5 @@ class LeaderboardView(generics.ListAPIView):
         try:
             get_engine(self.kwargs["engine"])
         except UnknownEngine:
-            raise NotFound("There is no such game.") from None
+            raise NotFound(gettext("There is no such game.")) from None
         return ratings.leaderboard(self.kwargs["engine"])

@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import timedelta
 
 from django.utils import timezone
+from django.utils.translation import gettext
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
@@ -148,7 +149,8 @@ class GameCreateSerializer(serializers.Serializer):
         slugs = {engine.slug for engine in all_engines()}
         if value not in slugs:
             raise serializers.ValidationError(
-                f"Unknown game {value!r}; available: {', '.join(sorted(slugs)) or 'none'}."
+                gettext("Unknown game %(value)s; available: %(value_2)s.")
+                    % {"value": f"{value!r}", "value_2": ', '.join(sorted(slugs)) or 'none'}
             )
         return value
 

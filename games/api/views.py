@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django.db.models import F, Min, Q
 from django.shortcuts import get_object_or_404
+from django.utils.translation import gettext
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import generics, mixins, permissions, status, viewsets
@@ -81,7 +82,7 @@ class EngineDetailView(APIView):
         try:
             engine = get_engine(slug)
         except UnknownEngine:
-            raise NotFound(f"There is no game {slug!r}.") from None
+            raise NotFound(gettext("There is no game %(slug)s.") % {"slug": f"{slug!r}"}) from None
         return Response({**engine.describe_engine(), "action_schema": engine.action_schema(),
                          "view_schema": engine.view_schema()})
 
@@ -114,7 +115,7 @@ class GameViewSet(GamePlayersMixin, mixins.ListModelMixin, mixins.RetrieveModelM
     def get_object(self):
         game = get_object_or_404(selectors.game_list(), pk=self.kwargs["pk"])
         if not selectors.can_view(game, self.request.user):
-            raise NotFound("There is no such game.")
+            raise NotFound(gettext("There is no such game."))
         return game
 
     def _detail(self, game, code=status.HTTP_200_OK):

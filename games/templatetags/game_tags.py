@@ -3,6 +3,7 @@
 from datetime import timedelta
 
 from django import template
+from django.utils.translation import gettext, ngettext
 
 from games.names import with_names
 
@@ -16,11 +17,12 @@ def duration_words(value: timedelta) -> str:
     days, seconds = divmod(seconds, 86400)
     hours, seconds = divmod(seconds, 3600)
     minutes = seconds // 60
-    parts = []
-    for amount, unit in ((days, "day"), (hours, "hour"), (minutes, "minute")):
-        if amount:
-            parts.append(f"{amount} {unit}{'s' if amount != 1 else ''}")
-    return " ".join(parts) or "no time"
+    # In the reader's language: the template renders under the page's or the email's language.
+    parts = [words % {"count": amount} for amount, words in (
+        (days, ngettext("%(count)s day", "%(count)s days", days)),
+        (hours, ngettext("%(count)s hour", "%(count)s hours", hours)),
+        (minutes, ngettext("%(count)s minute", "%(count)s minutes", minutes))) if amount]
+    return " ".join(parts) or gettext("no time")
 
 
 @register.filter

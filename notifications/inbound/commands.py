@@ -24,6 +24,45 @@ FIND_WORDS = {"find", "filter", "search"}
 AUTO_WORDS = {"auto", "autoplay"}
 SWITCH_WORDS = {"on", "off"}
 
+#: The commands in the players' other languages, as the English word they stand for. Italian
+#: words are read like the English ones (word by word, so "scarta 3" is "discard 3"); Persian
+#: and Chinese ones only as a whole answer or at its start before a number or a word ("弃牌 3",
+#: "بیاب wood"), since "过" and "پاس" also sit inside ordinary words ("看过", "پاسخ").
+#: The emails' help text names the first of each (the catalogs' "email command" entries).
+ITALIAN_WORDS = {
+    "passo": "pass", "passa": "pass", "salta": "pass",
+    "stato": "status", "situazione": "status", "tabellone": "status",
+    "aiuto": "help", "comandi": "help",
+    "altre": "more", "altri": "more", "avanti": "more", "ancora": "more",
+    "tutte": "list", "elenco": "list", "lista": "list",
+    "cerca": "find", "trova": "find", "filtra": "find",
+    "scarta": "discard", "scarto": "discard", "scartare": "discard",
+    "acceso": "on", "attivo": "on", "attiva": "on", "spento": "off", "disattivo": "off",
+    "disattiva": "off",
+}
+PHRASES = {
+    "pass": ("پاس", "پاس می‌دهم", "رد", "بگذر", "过", "跳过", "不要"),
+    "status": ("وضعیت", "وضعیت بازی", "状态", "局面", "查看"),
+    "help": ("راهنما", "کمک", "؟", "帮助", "命令"),
+    "more": ("بیشتر", "بعدی", "ادامه", "更多", "下一页", "继续"),
+    "list": ("فهرست", "همه", "همهٔ انتخاب‌ها", "全部", "列表", "所有选项"),
+    "find": ("بیاب", "پیدا کن", "جستجو", "查找", "搜索", "找"),
+    "discard": ("دور بینداز", "دورانداختن", "دور انداختن", "弃牌", "弃掉", "丢弃"),
+    "auto on": ("خودکار روشن", "خودکار فعال", "自动 开", "自动开", "自动开启", "开启自动"),
+    "auto off": ("خودکار خاموش", "خودکار غیرفعال", "自动 关", "自动关", "自动关闭", "关闭自动"),
+}
+#: Longest first, so that "自动开启" is not read as "自动开" followed by "启".
+_PHRASES_LONGEST_FIRST = sorted(((english, phrase) for english, phrases in PHRASES.items()
+                                 for phrase in phrases), key=lambda pair: -len(pair[1]))
+#: Politeness around a Persian or Chinese command ("لطفا وضعیت", "请帮助", "更多，谢谢").
+_POLITE_PREFIX = re.compile(r"^(?:لطفا|لطفاً|خواهش می‌کنم|请|麻烦)\s*")
+_POLITE_SUFFIX = re.compile(r"\s*(?:لطفا|لطفاً|ممنون|مرسی|谢谢|谢了|吧)$")
+_PHRASE_EDGE = " \t.,;:!！。，、；：،؛"
+#: Chinese numerals ("三", "十二", "二十三", "一百零五", "〇"); "两" is two.
+_CHINESE_DIGITS = {"〇": 0, "零": 0, "一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5,
+                   "六": 6, "七": 7, "八": 8, "九": 9}
+_CHINESE_NUMBER = re.compile("[〇零一二两三四五六七八九十百]+")
+
 _WORD = re.compile(r"[0-9a-zà-ÿ]+", re.IGNORECASE)
 #: Latin words and digit runs of an answer, apart (so "2番", "我选2" and "Ход 2" all hold 2).
 _TOKEN = re.compile(r"[0-9]+|[a-zà-ÿ]+", re.IGNORECASE)
@@ -35,7 +74,8 @@ FILLER_WORDS = {"please", "pls", "plz", "thanks", "thank", "thx", "you", "ok", "
                 "svp", "gracias", "grazie", "prego", "por", "favor", "dank", "je", "ich",
                 "nehme", "nummer", "numero", "número", "numer", "numéro", "wahl", "choix",
                 "opción", "opzione", "opção", "opcao", "escolha", "escolho", "elijo", "scelgo",
-                "keuze", "val", "valg", "wybór", "wybieram", "optie"}
+                "keuze", "val", "valg", "wybór", "wybieram", "optie", "il", "lo", "la",
+                "per", "favore", "mio", "mia", "voglio", "prendo", "gioco", "scelta"}
 #: The longest number read as a choice number (longer digit runs are no choice).
 _MAX_DIGITS = 5
 
@@ -85,22 +125,65 @@ def choices_from(legal: list[dict], names: Mapping[int, str] | None = None) -> l
 
 def answer_text(line: str) -> str:
     """An answer line as the player means it: NFKC (full-width digits, "②"), every script's
-    decimal digits (Persian "۲", Arabic-Indic "٢", Devanagari …) as ASCII digits, no bidi
-    marks or keycap combiners ("2️⃣" is "2")."""
+    decimal digits (Persian "۲", Arabic-Indic "٢", Devanagari …) and Chinese numerals ("三",
+    "十二") as ASCII digits, no bidi marks or keycap combiners ("2️⃣" is "2")."""
+    return _with_chinese_numbers(_with_ascii_digits(line))
+
+
+def _with_ascii_digits(line: str) -> str:
     from notifications.inbound.parsing import normalised
 
-    text = normalised(line)
     return "".join(str(unicodedata.decimal(char)) if char.isdecimal() and not char.isascii()
-                   else char for char in text)
+                   else char for char in normalised(line))
+
+
+def _with_chinese_numbers(text: str) -> str:
+    return _CHINESE_NUMBER.sub(lambda match: _chinese_number(match.group()), text)
+
+
+def _chinese_number(numeral: str) -> str:
+    """"二十三" is 23, "十二" 12, "一百零五" 105; a run without 十 or 百 is read digit by digit
+    ("一二" is 12, as a phone keypad would write it)."""
+    if "十" not in numeral and "百" not in numeral:
+        return "".join(str(_CHINESE_DIGITS[char]) for char in numeral)
+    total, digit = 0, None
+    for char in numeral:
+        if char == "百":
+            total += (1 if digit is None else digit) * 100
+            digit = None
+        elif char == "十":
+            total += (1 if digit is None else digit) * 10
+            digit = None
+        else:
+            digit = _CHINESE_DIGITS[char] if _CHINESE_DIGITS[char] else digit
+    return str(total + (digit or 0))
+
+
+def _in_english(text: str) -> str:
+    """A Persian or Chinese command, alone or heading the answer, as its English word."""
+    bare = _POLITE_SUFFIX.sub("", _POLITE_PREFIX.sub("", text.strip(_PHRASE_EDGE)))
+    bare = bare.strip(_PHRASE_EDGE)
+    for english, phrase in _PHRASES_LONGEST_FIRST:
+        if bare == phrase:
+            return english
+        rest = bare[len(phrase):]
+        if bare.startswith(phrase) and (rest[:1].isspace() or rest[:1].isdigit()
+                                        or (rest[:1].isascii() and rest[:1].isalpha())
+                                        or _CHINESE_NUMBER.match(rest)):
+            return f"{english} {rest.strip(_PHRASE_EDGE)}"
+    return text
 
 
 def interpret(first_line: str) -> Command:
     """What the answer line asks for. A number anywhere in it (inside any script) chooses;
     two different numbers are ambiguous; otherwise command words, or words to match."""
-    text = answer_text(first_line).strip().strip("*_\"'“”‘’`").strip()
+    # Command words before Chinese numerals are read: "下一页" is "more", not page 1.
+    text = _with_chinese_numbers(_in_english(
+        _with_ascii_digits(first_line).strip().strip("*_\"'“”‘’`«»").strip()))
     if not text:
         return Command("unreadable", text=first_line)
-    tokens = tuple(token.lower() for token in _TOKEN.findall(text.replace("_", " ")))
+    tokens = tuple(ITALIAN_WORDS.get(token, token) for token in (
+        token.lower() for token in _TOKEN.findall(text.replace("_", " "))))
     words = tuple(token for token in tokens if not token.isdigit())
     if tokens and (tokens[0] in FIND_WORDS or (tokens[0] == "show" and len(tokens) > 1)):
         # "find 3", "show wood": a filter, whatever it holds.

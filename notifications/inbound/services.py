@@ -24,7 +24,8 @@ from anymail.inbound import AnymailInboundMessage
 from django.conf import settings
 from django.db import IntegrityError, InterfaceError, OperationalError, transaction
 from django.template.loader import render_to_string
-from django.utils import timezone
+from django.utils import timezone, translation
+from django.utils.translation import gettext, gettext_lazy
 
 from config.celery import publish_after_commit
 from notifications.inbound import context as play
@@ -55,8 +56,9 @@ ANSWER_ONLY = {"help", "status", "more", "list", "find"}
 _REPLY_TEMPLATE = "notifications/email/play_reply"
 #: Every refusal goes out under this subject: the incoming subject is never echoed, so a
 #: refusal cannot carry a stranger's words to a player's inbox.
-REFUSAL_SUBJECT = "Turnpost: your email was not played"
-DUPLICATE_SUBJECT = "Turnpost: we already had this email"
+# Lazy: read in the recipient's language when the answer is written (`_send`).
+REFUSAL_SUBJECT = gettext_lazy("Turnpost: your email was not played")
+DUPLICATE_SUBJECT = gettext_lazy("Turnpost: we already had this email")
 #: What is kept of a message refused for its size (enough to see its headers).
 _KEPT_OF_TOO_LARGE = 64 * 1024
 
@@ -120,7 +122,7 @@ def _receive(message: AnymailInboundMessage, raw: bytes, *, channel: str,
                 )
         except IntegrityError:
             return _repeated(message_id, now)
-        with suppress(_Done):
+        with suppress(_Done), translation.override(settings.LANGUAGE_CODE):
             _process(inbound, message, envelope_recipient, provider_verdicts, raw, now)
         inbound.detail = _clean(inbound.detail)
         inbound.text = _clean(inbound.text)
@@ -152,9 +154,10 @@ def inbound_too_large_receive(*, head: bytes, size: int, channel: str,
         limit_mb = settings.EMAIL_PLAY_MAX_MESSAGE_BYTES / (1024 * 1024)
         with suppress(_Done):
             _refuse_stranger(inbound, "too_large",
-                             f"Your email was larger than {limit_mb:.3g} MB, so it was not read. "
+                             gettext(
+                                 "Your email was larger than %(limit_mb)s MB, so it was not read. "
                              "Answer with the number of your choice and leave out attachments, "
-                             "or play on the website.", now)
+                             "or play on the website.") % {"limit_mb": f"{limit_mb:.3g}"}, now)
         inbound.detail = _clean(f"{inbound.detail} ({size} bytes)")
         inbound.save()
     logger.warning("inbound email %s refused: %s bytes", message_id, size)
@@ -298,7 +301,10 @@ def _send(inbound: InboundMessage, *, to: str, context: dict, reply_to: str = ""
     if reply_to:
         headers["Reply-To"] = reply_to
     zone = context.get("zone")
-    with timezone.override(zone) if zone else nullcontext():
+    # In the player's language (a stranger gets the site's default).
+    language = inbound.user.language if inbound.user_id and inbound.user.language else (
+        settings.LANGUAGE_CODE)
+    with timezone.override(zone) if zone else nullcontext(), translation.override(language):
         reply = EmailReply.objects.create(
             inbound=inbound, to=to, subject=subject[:255], headers=headers,
             text=render_to_string(f"{_REPLY_TEMPLATE}.txt", context),
@@ -388,9 +394,10 @@ def _process(inbound: InboundMessage, message: AnymailInboundMessage,
     malformed = trust.malformation(message, raw)
     if malformed:
         _refuse_stranger(inbound, "malformed",
-                         f"Your email could not be read safely ({malformed}), so nothing was "
+                         gettext(
+                             "Your email could not be read safely (%(malformed)s), so nothing was "
                          "played. Answer from your usual mail program with the number of your "
-                         "choice, or play on the website.", now)
+                         "choice, or play on the website.") % {"malformed": malformed}, now)
     automatic = automatic_reason(message, own_addresses=_own_addresses())
     if automatic:
         _drop(inbound, automatic)
@@ -411,8 +418,9 @@ def _process(inbound: InboundMessage, message: AnymailInboundMessage,
     inbound.text = "\n".join(text.lines)[:5000]
     if not tokens.play_address():
         _refuse_stranger(inbound, "disabled",
-                         "Play by email is switched off on this site, so nothing was played. "
-                         "Please play on the website.", now)
+                         gettext(
+                             "Play by email is switched off on this site, so nothing was played. "
+                         "Please play on the website."), now)
 
     token = tokens.token_from_addresses(_recipients(message, envelope_recipient))
     expired = False
@@ -422,9 +430,9 @@ def _process(inbound: InboundMessage, message: AnymailInboundMessage,
         claims = tokens.read_token(token, now=now)
     except tokens.BadToken:
         _refuse_stranger(inbound, "unknown_token",
-                         "This address only takes answers to Turnpost game emails, and the "
+                         gettext("This address only takes answers to Turnpost game emails, and the "
                          "address you wrote to is not one we gave out (or it was changed). "
-                         "Answer the latest email about your game, or play on the website.", now)
+                         "Answer the latest email about your game, or play on the website."), now)
     except tokens.ExpiredToken as error:
         claims, expired = error.claims, True
     user = User.objects.filter(pk=claims.user_id, is_active=True).first()
@@ -432,75 +440,85 @@ def _process(inbound: InboundMessage, message: AnymailInboundMessage,
     seat = play.seat_for(game, user) if user and game else None
     if seat is None:
         _refuse_stranger(inbound, "unknown_token",
-                         "The game this email was about no longer exists, or you no longer "
-                         "have a seat in it.", now)
+                         gettext("The game this email was about no longer exists, or you no longer "
+                         "have a seat in it."), now)
     inbound.user, inbound.game, inbound.token_version = user, game, claims.version
     if inbound.sender not in play.confirmed_addresses(user):
         _refuse_stranger(inbound, "wrong_sender",
-                         f"This answer came from {inbound.sender}, which is not the confirmed "
-                         "address of the player the email was sent to. Nothing was played. "
-                         "Answer from the address of your Turnpost account (and confirm it "
-                         "in your account settings), or play on the website.", now)
-    # From here on the sender is the player: answers go to their confirmed address.
+                         gettext("This answer came from %(sender)s, which is not the confirmed "
+                                 "address of the player the email was sent to. Nothing was "
+                                 "played. Answer from the address of your Turnpost account (and "
+                                 "confirm it in your account settings), or play on the website.")
+                         % {"sender": inbound.sender}, now)
+    # From here on the sender is the player: answers go to their confirmed address, in their
+    # language (`_receive` restores the worker's own afterwards).
+    translation.activate(user.language or settings.LANGUAGE_CODE)
     command = interpret(text.first_line)
     if expired:
         _answer_player(inbound, game, user, now, status=InboundStatus.REFUSED,
-                       reason="expired_token", headline="That email is too old to play from",
-                       explanation=[f"Emails can be answered for "
-                                    f"{settings.EMAIL_PLAY_TOKEN_MAX_AGE_DAYS} days. Nothing was "
-                                    "played; here is the game now."],
+                       reason="expired_token",
+                       headline=gettext("That email is too old to play from"),
+                       explanation=[gettext("Emails can be answered for %(days)s days. Nothing "
+                                            "was played; here is the game now.")
+                                    % {"days": settings.EMAIL_PLAY_TOKEN_MAX_AGE_DAYS}],
                        changed_since=claims.version)
     if game.status != "active":
         if command.kind in ("status", "help"):
             _answer_player(inbound, game, user, now, status=InboundStatus.ANSWERED,
-                           reason=command.kind, headline="This game is over")
+                           reason=command.kind, headline=gettext("This game is over"))
         _answer_player(inbound, game, user, now, status=InboundStatus.REFUSED,
-                       reason="game_over", headline="This game is over",
-                       explanation=["Nothing was played. The final result is below."],
+                       reason="game_over", headline=gettext("This game is over"),
+                       explanation=[gettext("Nothing was played. The final result is below.")],
                        changed_since=claims.version)
     restriction = play.restriction_for(user)
     if restriction and command.kind not in ("status", "help"):
         # games.services refuses their moves (_require_unrestricted) on every channel; saying
         # so here, before anything else, spares them choices they cannot play.
         _answer_player(inbound, game, user, now, status=InboundStatus.REFUSED,
-                       reason="not_allowed", headline="You cannot move in this game now",
-                       explanation=[restriction, "Nothing was played."])
+                       reason="not_allowed", headline=gettext("You cannot move in this game now"),
+                       explanation=[restriction, gettext("Nothing was played.")])
     if command.kind == "auto":
         _switch_forced_moves(inbound, game, user, now, on=command.words[0] == "on")
     stale = claims.version != game.version
-    stale_note = ([f"The game has moved on since that email (then version {claims.version}, now "
-                   f"{game.version})."] if stale else [])
+    stale_note = ([gettext("The game has moved on since that email (then version %(then)s, now "
+                           "%(now)s).") % {"then": claims.version, "now": game.version}]
+                  if stale else [])
     if command.kind == "help":
         _answer_player(inbound, game, user, now, status=InboundStatus.ANSWERED, reason="help",
-                       headline="How to play by email", explanation=stale_note)
+                       headline=gettext("How to play by email"), explanation=stale_note)
     if command.kind == "status":
         _answer_player(inbound, game, user, now, status=InboundStatus.ANSWERED, reason="status",
-                       headline=f"{'Your move' if play.is_their_turn(game, user) else 'Status'}",
+                       headline=(gettext("Your move") if play.is_their_turn(game, user)
+                                 else gettext("Status")),
                        explanation=stale_note, changed_since=claims.version if stale else None)
     choices = play.current_choices(game, user)
     if command.kind in ("more", "list", "find"):
         _answer_choices(inbound, game, user, now, command, claims, choices, stale, stale_note)
     if seat.is_bot:
         _answer_player(inbound, game, user, now, status=InboundStatus.REFUSED,
-                       reason="not_allowed", headline="A bot is playing your seat",
-                       explanation=["Nothing was played. Take your seat back on the website "
-                                    "to play again."])
+                       reason="not_allowed", headline=gettext("A bot is playing your seat"),
+                       explanation=[gettext(
+                           "Nothing was played. Take your seat back on the website "
+                                    "to play again.")])
     if not choices:
         _answer_player(inbound, game, user, now, status=InboundStatus.REFUSED,
-                       reason="not_your_turn", headline="It is not your turn",
-                       explanation=[*stale_note, "Nothing was played. We will email you when "
-                                    "it is your move."], changed_since=claims.version)
+                       reason="not_your_turn", headline=gettext("It is not your turn"),
+                       explanation=[*stale_note, gettext(
+                           "Nothing was played. We will email you when "
+                                    "it is your move.")], changed_since=claims.version)
     if command.kind == "unreadable":
         _answer_player(inbound, game, user, now, status=InboundStatus.REFUSED,
-                       reason="unreadable", headline="We could not read your answer",
-                       explanation=[*stale_note, _quote(text.first_line, "The first line of "
-                                    "your answer should be the number of your choice.")])
+                       reason="unreadable", headline=gettext("We could not read your answer"),
+                       explanation=[*stale_note, _quote(text.first_line, gettext(
+                           "The first line of "
+                                    "your answer should be the number of your choice."))])
     if stale and not _same_choices_then(game, user, claims.version, choices):
         _answer_player(inbound, game, user, now, status=InboundStatus.REFUSED,
-                       reason="stale_version", headline="The game moved on; nothing was played",
-                       explanation=[*stale_note, "Your choices are not the ones that email "
+                       reason="stale_version", headline=gettext(
+                           "The game moved on; nothing was played"),
+                       explanation=[*stale_note, gettext("Your choices are not the ones that email "
                                     "listed, so your answer was not played. What changed and "
-                                    "your choices now are below; answer this email to play."],
+                                    "your choices now are below; answer this email to play.")],
                        changed_since=claims.version)
     choice = _chosen(inbound, game, user, now, command, choices)
     _play(inbound, game, user, now, choice, stale)
@@ -511,12 +529,12 @@ def _switch_forced_moves(inbound, game, user, now, *, on: bool) -> None:
     from games import autoplay
 
     autoplay.auto_switch(game_id=game.pk, user=user, on=on)
-    headline = ("Forced moves now play themselves in this game" if on
-                else "Forced moves now wait for you in this game")
-    explanation = (["A decision with only one possible choice is made for you at once and "
-                    "listed in your next email. Reply \"auto off\" to be asked again."] if on
-                   else ["You will be asked even when there is only one choice. Reply "
-                         "\"auto on\" to let such moves play themselves again."])
+    headline = (gettext("Forced moves now play themselves in this game") if on
+                else gettext("Forced moves now wait for you in this game"))
+    explanation = ([gettext("A decision with only one possible choice is made for you at once and "
+                    "listed in your next email. Reply \"auto off\" to be asked again.")] if on
+                   else [gettext("You will be asked even when there is only one choice. Reply "
+                         "\"auto on\" to let such moves play themselves again.")])
     _answer_player(inbound, game, user, now, status=InboundStatus.ANSWERED, reason="auto",
                    headline=headline, explanation=explanation)
 
@@ -544,19 +562,20 @@ def _answer_choices(inbound, game, user, now, command: Command, claims, choices,
                     stale_note) -> None:
     if not choices:
         _answer_player(inbound, game, user, now, status=InboundStatus.REFUSED,
-                       reason="not_your_turn", headline="It is not your turn",
-                       explanation=[*stale_note, "You have no choices to make now."],
+                       reason="not_your_turn", headline=gettext("It is not your turn"),
+                       explanation=[*stale_note, gettext("You have no choices to make now.")],
                        changed_since=claims.version)
     if command.kind == "find":
         selected = matching(choices, command.words, exact=False)
         phrase = " ".join(command.words)
         if selected:
             _answer_player(inbound, game, user, now, status=InboundStatus.ANSWERED,
-                           reason="find", headline=f'Choices matching "{phrase}"',
+                           reason="find", headline=gettext('Choices matching "%(phrase)s"')
+                                                       % {"phrase": phrase},
                            explanation=stale_note, selected=selected, filter_text=phrase)
         _answer_player(inbound, game, user, now, status=InboundStatus.ANSWERED, reason="find",
-                       headline=f'No choice matches "{phrase}"',
-                       explanation=[*stale_note, "Here are all your choices."])
+                       headline=gettext('No choice matches "%(phrase)s"') % {"phrase": phrase},
+                       explanation=[*stale_note, gettext("Here are all your choices.")])
     offset = 0
     if command.kind == "more" and not stale:
         offset = claims.offset + max(settings.EMAIL_PLAY_CHOICES_SHOWN, 1)
@@ -575,14 +594,17 @@ def _chosen(inbound, game, user, now, command: Command, choices: list[Choice]) -
         if reading.illegal:
             _answer_player(inbound, game, user, now, status=InboundStatus.REFUSED,
                            reason="illegal_choice",
-                           headline=f"There is no choice {command.number}",
-                           explanation=[f"Nothing was played. Your choices are numbered 1 to "
-                                        f"{len(choices)}."])
+                           headline=gettext("There is no choice %(command_number)s")
+                                        % {"command_number": command.number},
+                           explanation=[gettext(
+                               "Nothing was played. Your choices are numbered 1 to "
+                                        "%(len)s.") % {"len": len(choices)}])
         if reading.unmatched:
             _answer_player(inbound, game, user, now, status=InboundStatus.REFUSED,
-                           reason="unreadable", headline="We could not read your answer",
-                           explanation=[_quote(command.text, "No choice matches those words; "
-                                               "answer with the number of your choice.")])
+                           reason="unreadable", headline=gettext("We could not read your answer"),
+                           explanation=[_quote(command.text, gettext(
+                               "No choice matches those words; "
+                                               "answer with the number of your choice."))])
         _ask_which(inbound, game, user, now, command, list(reading.candidates), choices)
     if command.kind == "pass":
         found = pass_choices(choices)
@@ -590,11 +612,12 @@ def _chosen(inbound, game, user, now, command: Command, choices: list[Choice]) -
             return found[0]
         if not found:
             _answer_player(inbound, game, user, now, status=InboundStatus.REFUSED,
-                           reason="illegal_choice", headline="You cannot pass now",
-                           explanation=["Nothing was played. Choose one of the choices below."])
+                           reason="illegal_choice", headline=gettext("You cannot pass now"),
+                           explanation=[gettext(
+                               "Nothing was played. Choose one of the choices below.")])
         _answer_player(inbound, game, user, now, status=InboundStatus.ANSWERED, reason="find",
-                       headline="Several ways to pass", selected=found, filter_text="pass",
-                       explanation=["Answer with the number of the one you mean."])
+                       headline=gettext("Several ways to pass"), selected=found, filter_text="pass",
+                       explanation=[gettext("Answer with the number of the one you mean.")])
     # "discard 3": the choice that does that to what choice 3 is about (its card, its space).
     same_object = verb_on_choice(choices, command.words)
     if len(same_object) == 1:
@@ -608,14 +631,16 @@ def _chosen(inbound, game, user, now, command: Command, choices: list[Choice]) -
     candidates = exact or matching(choices, command.words, exact=False)
     if candidates:
         _answer_player(inbound, game, user, now, status=InboundStatus.ANSWERED, reason="find",
-                       headline=f'Which one? Choices matching "{phrase}"',
-                       explanation=["Nothing was played yet: answer with the number of the "
-                                    "choice you mean."],
+                       headline=gettext('Which one? Choices matching "%(phrase)s"')
+                                    % {"phrase": phrase},
+                       explanation=[gettext("Nothing was played yet: answer with the number of the "
+                                    "choice you mean.")],
                        selected=candidates, filter_text=phrase)
     _answer_player(inbound, game, user, now, status=InboundStatus.REFUSED, reason="unreadable",
-                   headline="We could not read your answer",
-                   explanation=[_quote(command.text, "No choice matches those words; answer with "
-                                "the number of your choice.")])
+                   headline=gettext("We could not read your answer"),
+                   explanation=[_quote(command.text, gettext(
+                       "No choice matches those words; answer with "
+                                "the number of your choice."))])
     raise AssertionError("unreachable")
 
 
@@ -625,15 +650,16 @@ def _ask_which(inbound, game, user, now, command: Command, candidates: list[Choi
     candidates (all choices when none of its numbers is one), and nothing played."""
     named = " or ".join(str(choice.number) for choice in candidates) or " or ".join(
         str(number) for number in command.numbers)
-    explanation = [_quote(command.text, "Nothing was played: that could mean more than one "
-                          "choice. Answer with just the number of the one you mean.")]
+    explanation = [_quote(command.text, gettext("Nothing was played: that could mean more than one "
+                          "choice. Answer with just the number of the one you mean."))]
     if candidates:
         _answer_player(inbound, game, user, now, status=InboundStatus.ANSWERED,
-                       reason="ambiguous", headline=f"Which one did you mean: {named}?",
+                       reason="ambiguous", headline=gettext("Which one did you mean: %(named)s?")
+                                                        % {"named": named},
                        explanation=explanation, selected=candidates, filter_text=named)
     explanation.append(f"Your choices are numbered 1 to {len(choices)}.")
     _answer_player(inbound, game, user, now, status=InboundStatus.ANSWERED, reason="ambiguous",
-                   headline="Which one did you mean?", explanation=explanation)
+                   headline=gettext("Which one did you mean?"), explanation=explanation)
 
 
 def _play(inbound, game, user, now, choice: Choice, stale: bool) -> None:
@@ -650,27 +676,29 @@ def _play(inbound, game, user, now, choice: Choice, stale: bool) -> None:
         )
     except StaleVersion:
         _answer_player(inbound, game, user, now, status=InboundStatus.REFUSED,
-                       reason="stale_version", headline="The game moved on; nothing was played",
-                       explanation=["Another move arrived just before yours. What changed and "
-                                    "your choices now are below."], changed_since=version)
+                       reason="stale_version", headline=gettext(
+                           "The game moved on; nothing was played"),
+                       explanation=[gettext(
+                           "Another move arrived just before yours. What changed and "
+                                    "your choices now are below.")], changed_since=version)
     except IllegalMove as error:
         _answer_player(inbound, game, user, now, status=InboundStatus.REFUSED,
-                       reason="illegal_choice", headline="That move is not allowed",
-                       explanation=[error.message, "Nothing was played."])
+                       reason="illegal_choice", headline=gettext("That move is not allowed"),
+                       explanation=[error.message, gettext("Nothing was played.")])
     except GameNotRunning as error:
         _answer_player(inbound, game, user, now, status=InboundStatus.REFUSED,
                        reason="game_over", headline=error.message,
-                       explanation=["Nothing was played."])
+                       explanation=[gettext("Nothing was played.")])
     except NotAllowed as error:
         _answer_player(inbound, game, user, now, status=InboundStatus.REFUSED,
-                       reason="not_allowed", headline="You cannot move in this game now",
-                       explanation=[error.message, "Nothing was played."])
+                       reason="not_allowed", headline=gettext("You cannot move in this game now"),
+                       explanation=[error.message, gettext("Nothing was played.")])
     inbound.action_sequence = result.outcome["sequence"]
     note = (["Other players moved meanwhile, but your choices were exactly the ones that email "
              "listed, so your move stands."] if stale else [])
     played = with_names(result.outcome["description"], seat_names(game))
     _answer_player(inbound, game, user, now, status=InboundStatus.APPLIED, reason="move",
-                   headline=f"Played: {played}", explanation=note,
+                   headline=gettext("Played: %(played)s") % {"played": played}, explanation=note,
                    changed_since=version)
 
 

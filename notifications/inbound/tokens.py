@@ -18,6 +18,7 @@ from django.conf import settings
 from django.core import signing
 from django.utils import timezone
 from django.utils.crypto import constant_time_compare
+from django.utils.translation import gettext
 
 SALT = "notifications.inbound.reply-token"
 #: Tokens count time in minutes since this moment, to keep them short.
@@ -87,10 +88,10 @@ def read_token(token: str, *, now: datetime | None = None) -> ReplyClaims:
     """The claims of a token we issued; raises BadToken, or ExpiredToken when too old."""
     token = token.strip().lower()
     if not _TOKEN.match(token):
-        raise BadToken("not a reply token")
+        raise BadToken(gettext("not a reply token"))
     payload, _, mac = token.rpartition("-")
     if not any(constant_time_compare(mac, _mac(payload, key)) for key in _keys()):
-        raise BadToken("bad signature")
+        raise BadToken(gettext("bad signature"))
     user_id, game_id, version, minutes, offset = (int(part, 36) for part in payload.split("-"))
     claims = ReplyClaims(user_id=user_id, game_id=game_id, version=version,
                          issued_at=EPOCH + timedelta(minutes=minutes), offset=offset)

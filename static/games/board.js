@@ -3,6 +3,18 @@
 // before a choice is sent. Without this script every choice is still a form of its own.
 (function () {
   "use strict";
+  // Strings in the page's language (the JavaScript catalog); English when it is missing.
+  var gettext = window.gettext || function (text) { return text; };
+  var interpolate = window.interpolate || function (text, values) {
+    var i = 0; return text.replace(/%s/g, function () { return values[i++]; });
+  };
+  // Persian pages write numbers in Persian digits, as the server does.
+  function localDigits(number) {
+    var text = String(number);
+    return document.documentElement.lang === "fa" ? text.replace(/[0-9]/g, function (digit) {
+      return "۰۱۲۳۴۵۶۷۸۹".charAt(Number(digit));
+    }) : text;
+  }
   document.documentElement.classList.add("js");
   var move = document.getElementById("your-move");
   var sheet = document.getElementById("sheet");
@@ -72,7 +84,7 @@
         var holder = document.createElement("div");
         holder.innerHTML = html;
         var panel = holder.querySelector(".confirm");
-        show("Confirm your move", [holder]);
+        show(gettext("Confirm your move"), [holder]);
         mark(panel ? targetsOf(panel) : []);
         var confirm = holder.querySelector(".confirm-button");
         if (confirm) { confirm.focus(); }
@@ -114,7 +126,7 @@
     var all = document.createElement("button");
     all.type = "button";
     all.className = "secondary show-all";
-    all.textContent = "List all " + items.length + " choices";
+    all.textContent = interpolate(gettext("List all %s choices"), [localDigits(items.length)]);
     all.addEventListener("click", function () {
       items.forEach(function (li) { li.hidden = false; });
       all.remove();

@@ -5,7 +5,8 @@ document.addEventListener("click", (event) => {
   const field = document.querySelector(button.dataset.copy);
   if (!field) return;
   field.select();
-  const done = () => { button.textContent = "Copied"; };
+  const gettext = window.gettext || ((text) => text);
+  const done = () => { button.textContent = gettext("Copied"); };
   if (navigator.clipboard && window.isSecureContext) {
     navigator.clipboard.writeText(field.value).then(done, () => { document.execCommand("copy"); done(); });
   } else {
