@@ -95,4 +95,4 @@ def candidates(state: State, seat: int, legal: list[dict[str, Any]]) -> list[dic
     return out
 
 
-ADAPTER = SearchAdapter(determinize=determinize, candidates=candidates)
+ADAPTER = SearchAdapter(determinize=determinize, candidates=candidates, rollouts=24)
