@@ -425,9 +425,11 @@ CELERY_TASK_TIME_LIMIT = env.int("CELERY_TASK_TIME_LIMIT", default=360)
 CELERY_TASK_PUBLISH_RETRY_POLICY = {"max_retries": 2, "interval_start": 0,
                                     "interval_step": 0.2, "interval_max": 0.5}
 CELERY_TASK_IGNORE_RESULT = True
-#: The search bot (bot seats at level "search", the default): play-outs per decision, and the
-#: CPU seconds after which a decision's search stops early (only on an overloaded worker).
-BOT_SEARCH_ROLLOUTS = env.int("BOT_SEARCH_ROLLOUTS", default=24)
+#: The search bot (bot seats at level "search", the default): play-outs per decision (unset:
+#: each engine's measured budget, its search adapter's `rollouts`; set: that count for every
+#: engine), and the CPU seconds after which a decision's search stops early (only on an
+#: overloaded worker).
+BOT_SEARCH_ROLLOUTS = env.int("BOT_SEARCH_ROLLOUTS", default=None)
 BOT_SEARCH_MAX_SECONDS = env.float("BOT_SEARCH_MAX_SECONDS", default=2.0)
 CELERY_TASK_ACKS_LATE = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1

@@ -34,11 +34,13 @@ def bot_move(
     seat: int,
     level: str = DEFAULT_LEVEL,
     *,
-    rollouts: int = search.DEFAULT_ROLLOUTS,
+    rollouts: int | None = None,
     max_seconds: float = search.DEFAULT_MAX_SECONDS,
     stats: dict[str, Any] | None = None,
 ) -> Action:
-    """The move of a bot of `level` for `seat` (engines without a search adapter play easy)."""
+    """The move of a bot of `level` for `seat` (engines without a search adapter play easy);
+    the search makes `rollouts` play-outs per decision, the engine's measured budget
+    (`ADAPTER.rollouts`) when None."""
     adapter = adapter_for(engine) if level == SEARCH else None
     if adapter is None:
         return engine.bot_action(state, seat)

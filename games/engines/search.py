@@ -8,11 +8,12 @@ every seat; the move with the best total of (own score − best other score) is 
 determinizations serve every candidate (common random numbers), so differences come from the
 moves, not the draws.
 
-Budget: `rollouts` play-outs per decision (candidates × determinizations), deterministic for a
-given seed; `max_seconds` is a safety stop (on an overloaded machine it ends the search early,
-which is the only case where the choice can depend on timing). The seed is derived from the
-seat's view, never from the game's secret seed, so the choice is a function of what the seat
-sees: scrambling the hidden parts of the state changes nothing.
+Budget: `rollouts` play-outs per decision (candidates × determinizations; the adapter's own
+count unless the caller gives one), deterministic for a given seed; `max_seconds` is a safety
+stop (on an overloaded machine it ends the search early, which is the only case where the choice
+can depend on timing). The seed is derived from the seat's view, never from the game's secret
+seed, so the choice is a function of what the seat sees: scrambling the hidden parts of the
+state changes nothing.
 
 Each engine supplies a `SearchAdapter`: its determinizer, which moves are worth searching, and
 optionally a faster in-place step for play-outs.
@@ -29,7 +30,8 @@ from typing import Any
 
 from games.engines.base import Action, Engine, IllegalAction, SeededRandom, State
 
-#: Play-outs per decision and the safety stop, when the caller gives none.
+#: Play-outs per decision of an adapter that sets none, and the safety stop, when the caller
+#: gives none.
 DEFAULT_ROLLOUTS = 48
 DEFAULT_MAX_SECONDS = 2.0
 #: A play-out that has not ended after this many steps is scored as it stands.
@@ -54,6 +56,8 @@ class SearchAdapter:
         place (play-outs own their states).
     start(state) -> a copy of a determinized state that `step` may change in place.
     prefer_easy: points a play-out by which another move must beat the easy bot's on average.
+    rollouts: play-outs per decision when the caller gives no count: the budget the engine's
+        strength was measured at.
     """
 
     determinize: Callable[[State, int, SeededRandom], State]
@@ -63,6 +67,7 @@ class SearchAdapter:
     playout_policy: Callable[[Engine, State, int], Action] | None = None
     evaluate: Callable[[Engine, State, int], float] | None = None
     prefer_easy: float = 0.0
+    rollouts: int = DEFAULT_ROLLOUTS
     extra: dict[str, Any] = field(default_factory=dict)
 
 
@@ -74,7 +79,8 @@ def view_seed(engine: Engine, state: State, seat: int, salt: str = "") -> str:
 
 
 def margin(engine: Engine, state: State, seat: int) -> float:
-    """Own score minus the best other score (positive: ahead)."""
+    """Own score minus the best other score (positive: ahead); only ranked seats have scores
+    (7 Wonders' Free City is not ranked)."""
     scores = engine.result(state)["scores"]
     others = [s for i, s in enumerate(scores) if i != seat]
     return float(scores[seat] - (max(others) if others else 0))
@@ -103,7 +109,7 @@ def choose(
     state: State,
     seat: int,
     *,
-    rollouts: int = DEFAULT_ROLLOUTS,
+    rollouts: int | None = None,
     max_seconds: float = DEFAULT_MAX_SECONDS,
     seed: str | None = None,
     stats: dict[str, Any] | None = None,
@@ -124,6 +130,8 @@ def choose(
         return candidates[0]
     seed = seed if seed is not None else view_seed(engine, state, seat)
     evaluate = adapter.evaluate or margin
+    if rollouts is None:
+        rollouts = adapter.rollouts
     draws = max(1, rollouts // len(candidates))
     totals = [0.0] * len(candidates)
     done = skipped = 0

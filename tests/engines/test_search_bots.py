@@ -6,23 +6,33 @@ from __future__ import annotations
 
 import copy
 import random
+from collections import Counter
 
 import pytest
 
 from games.engines import bots, search
 from games.engines.base import SeededRandom
 from games.engines.registry import get_engine
+from games.engines.seven_wonders.engine import build_deck
+from games.engines.seven_wonders.free_city import (
+    choosing_for_free_city,
+    controller,
+    free_city_hand,
+)
+from games.engines.seven_wonders.rules import GUILDS
+from games.engines.seven_wonders.search_bot import MAX_CANDIDATES
 
 ROLLOUTS = 8
 
 
-def searched_position(slug: str, players: int, seed: str, skip: int):
-    """A position reached by easy bots where the acting seat has a real choice to search."""
+def searched_position(slug: str, players: int, seed: str, skip: int, where=None):
+    """A position reached by easy bots where the acting seat has a real choice to search (and
+    that `where(state, seat)` accepts, if given)."""
     engine = get_engine(slug)
     adapter = bots.adapter_for(engine)
     state = engine.new_game(players, seed)
     seen = 0
-    for _ in range(5000):
+    while not engine.is_over(state):
         if engine.ready_to_resolve(state):
             state = engine.resolve(state)
             continue
@@ -32,12 +42,13 @@ def searched_position(slug: str, players: int, seed: str, skip: int):
             state = engine.apply(state, seat, engine.bot_action(state, seat))
             continue
         legal = engine.legal_actions(state, seat)
-        if len(legal) > 1 and len(adapter.candidates(state, seat, legal)) > 1:
+        if (len(legal) > 1 and len(adapter.candidates(state, seat, legal)) > 1
+                and (where is None or where(state, seat))):
             seen += 1
             if seen > skip:
                 return engine, state, seat
         state = engine.apply(state, seat, engine.bot_action(state, seat))
-    raise AssertionError("no searched decision found")
+    raise AssertionError("the game ended before the searched decision")
 
 
 # ----- scramblers: change only what `seat` cannot see ---------------------------------------
@@ -86,15 +97,24 @@ def scramble_stone_age(state, seat, rng):
 
 
 def scramble_seven_wonders(state, seat, rng):
+    """Other hands, the discard pile, the decks and, with two players, the Free City's pile and
+    (unless `seat` made it) its pick; the others' picks are chosen again from the new hands."""
     from games.engines.seven_wonders import bot as easy
+    from games.engines.seven_wonders.free_city import controller, free_city_pick_actions
 
     out = copy.deepcopy(state)
+    two_player = "free_city" in out
     others = [s for s in range(out["num_players"]) if s != seat]
     cards = [c for s in others for c in out["hands"][s]] + out["discard"]
+    if two_player:
+        cards += out["free_city"]["pile"]
     rng.shuffle(cards)
     for s in others:
         size = len(out["hands"][s])
         out["hands"][s], cards = cards[:size], cards[size:]
+    if two_player:
+        size = len(out["free_city"]["pile"])
+        out["free_city"]["pile"], cards = cards[:size], cards[size:]
     out["discard"] = cards
     for key in out["decks"]:
         rng.shuffle(out["decks"][key])
@@ -103,6 +123,9 @@ def scramble_seven_wonders(state, seat, rng):
         for s in others:  # who has chosen is public; what they chose (from the new hand) is not
             if out["picks"][s] is not None:
                 out["picks"][s] = easy.choose(out, s, engine.legal_actions(out, s))
+        if two_player and controller(out) != seat and out["free_city"]["pick"] is not None:
+            out["free_city"]["pick"] = easy.choose(out, controller(out),
+                                                   free_city_pick_actions(out))
     out["rng"] = {"seed": "scrambled", "counter": 1}
     return out
 
@@ -159,6 +182,19 @@ def test_easy_level_is_the_engines_heuristic_bot():
     assert bots.bot_move(engine, state, seat, bots.EASY) == engine.bot_action(state, seat)
 
 
+@pytest.mark.parametrize(("slug", "players", "budget"),
+                         [("seven_wonders", 3, 24), ("stone_age", 3, 64), ("caverna", 2, 12)])
+def test_the_search_plays_its_engines_measured_budget_unless_given_one(slug, players, budget):
+    engine, state, seat = searched_position(slug, players, f"budget-{slug}", 1)
+    assert bots.adapter_for(engine).rollouts == budget
+    stats: dict = {}
+    bots.bot_move(engine, state, seat, bots.SEARCH, max_seconds=600, stats=stats)
+    assert stats["playouts"] == budget // stats["candidates"] * stats["candidates"]
+    bots.bot_move(engine, state, seat, bots.SEARCH, rollouts=2 * stats["candidates"],
+                  max_seconds=600, stats=stats)
+    assert stats["playouts"] == 2 * stats["candidates"]
+
+
 def test_the_search_stops_at_its_time_budget():
     engine, state, seat = searched_position("caverna", 2, "budget", 4)
     stats: dict = {}
@@ -186,14 +222,16 @@ def test_the_choice_does_not_depend_on_key_order(slug, players):
                          rollouts=ROLLOUTS) == choice
 
 
-def test_seven_wonders_worlds_keep_the_seats_own_choices_in_every_phase():
-    """Halicarnassus sees the discard pile while it builds from it, Babylon B its seventh card:
-    in every determinization the deciding seat has exactly its real options."""
+@pytest.mark.parametrize("players", [3, 2])
+def test_seven_wonders_worlds_keep_the_seats_own_choices_in_every_phase(players):
+    """Halicarnassus sees the discard pile while it builds from it, Babylon B its seventh card
+    (with two players also as the Free City, played by its controller): in every determinization
+    the deciding seat has exactly its real options."""
     engine = get_engine("seven_wonders")
     adapter = bots.adapter_for(engine)
-    phases = set()
+    phases = set()  # (phase, whether the Free City is the city deciding)
     for index in range(60):
-        state = engine.new_game(3, f"phases-{index}", {"sides": "B"})
+        state = engine.new_game(players, f"phases-{index}", {"sides": "B"})
         while not engine.is_over(state):
             if engine.ready_to_resolve(state):
                 state = engine.resolve(state)
@@ -202,30 +240,116 @@ def test_seven_wonders_worlds_keep_the_seats_own_choices_in_every_phase():
             if state["phase"] != "pick" or len(engine.active_seats(state)) == 1:
                 world = adapter.determinize(state, seat, SeededRandom(f"p{index}"))
                 assert engine.legal_actions(world, seat) == engine.legal_actions(state, seat)
-                phases.add(state["phase"])
+                city = {"seventh": state["seventh"][:1],
+                        "discard_build": state["pending_builds"][:1]}.get(state["phase"], [seat])
+                phases.add((state["phase"], city[0] >= players))
             state = engine.apply(state, seat, engine.bot_action(state, seat))
-        if {"discard_build", "seventh"} <= phases:
+        if {("discard_build", False), ("seventh", False)} <= phases and (
+                players == 3 or {("discard_build", True), ("seventh", True)} <= phases):
             break
-    assert {"pick", "discard_build", "seventh"} <= phases
+    assert {("pick", False), ("discard_build", False), ("seventh", False)} <= phases
+    if players == 2:
+        assert {("discard_build", True), ("seventh", True)} <= phases
 
 
-def test_the_two_player_seven_wonders_variant_is_played_at_the_easy_bots_choice():
-    """No determinizer models the Free City yet: the search level must not search a world it
-    would misdraw, nor read the Free City's hidden pile; it plays the easy bot's move."""
-    from games.engines import bots
-    from games.engines.registry import get_engine
+# ----- 7 Wonders for two: the Free City ---------------------------------------------------
 
+
+def _controls_own_pick(state, seat):
+    return controller(state) == seat and not choosing_for_free_city(state, seat)
+
+
+def _not_controlling(state, seat):
+    return state["phase"] == "pick" and controller(state) != seat
+
+
+TWO_PLAYER_DECISIONS = {
+    "controls-own-card": _controls_own_pick,
+    "controls-free-city-card": choosing_for_free_city,
+    "does-not-control": _not_controlling,
+}
+
+
+@pytest.mark.parametrize("decision", list(TWO_PLAYER_DECISIONS))
+@pytest.mark.parametrize("skip", [2, 7])
+def test_two_player_search_is_blind_to_the_opponents_hand_and_the_free_citys_hidden_cards(
+    decision, skip
+):
+    """The opponent's hand and picks, the Free City's pile and, when the opponent controls it,
+    the Free City's pick are scrambled; the seat's view is the same and so is the choice."""
+    engine, state, seat = searched_position("seven_wonders", 2, f"two-{decision}-{skip}", skip,
+                                            TWO_PLAYER_DECISIONS[decision])
+    stats: dict = {}
+    choice = bots.bot_move(engine, state, seat, bots.SEARCH, rollouts=ROLLOUTS, stats=stats)
+    assert stats["searched"] and stats["skipped"] == 0
+    assert choice in engine.legal_actions(state, seat)
+    assert bool(choice.get("free_city")) == (decision == "controls-free-city-card")
+    if decision == "does-not-control":
+        assert state["free_city"]["pick"] is not None  # the opponent chose it: hidden
+    for k in range(3):
+        scrambled = scramble_seven_wonders(state, seat, random.Random(k))
+        assert scrambled["free_city"]["pile"] != state["free_city"]["pile"]
+        assert engine.view(scrambled, seat) == engine.view(state, seat)
+        assert bots.bot_move(engine, scrambled, seat, bots.SEARCH, rollouts=ROLLOUTS) == choice
+
+
+@pytest.mark.parametrize("decision", list(TWO_PLAYER_DECISIONS))
+def test_two_player_worlds_keep_the_seats_cards_and_picks_and_redraw_the_rest(decision):
+    engine, state, seat = searched_position("seven_wonders", 2, f"two-det-{decision}", 6,
+                                            TWO_PLAYER_DECISIONS[decision])
+    adapter = bots.adapter_for(engine)
+    opponent = 1 - seat
+    controls = controller(state) == seat
+    seen = Counter(state["hands"][seat]) + Counter(
+        cid for player in state["players"] for cid in player["built"])
+    worlds = [adapter.determinize(state, seat, SeededRandom(f"w{k}")) for k in range(6)]
+    for world in worlds:
+        assert world["hands"][seat] == state["hands"][seat]
+        assert world["players"] == [
+            {**p, "stage_cards": w["stage_cards"]} for p, w in zip(state["players"],
+                                                                  world["players"], strict=True)]
+        assert world["picks"][seat] == state["picks"][seat]
+        assert world["picks"][opponent] is None  # the opponent chooses again
+        assert world["free_city"]["pick"] == (state["free_city"]["pick"] if controls else None)
+        assert len(world["hands"][opponent]) == len(state["hands"][opponent])
+        assert len(world["free_city"]["pile"]) == len(state["free_city"]["pile"])
+        # Every card the seat cannot see comes from the three-city Age deck less what it sees.
+        hidden = Counter(world["hands"][opponent]) + Counter(world["free_city"]["pile"])
+        assert not hidden - (Counter(build_deck(state["age"], 3) + list(GUILDS)) - seen)
+        assert engine.legal_actions(world, seat) == engine.legal_actions(state, seat)
+        final = search.playout(engine, adapter, adapter.step(
+            engine, adapter.start(world), seat, engine.bot_action(world, seat)))
+        assert engine.is_over(final)
+    assert len({(tuple(w["hands"][opponent]), tuple(w["free_city"]["pile"]))
+                for w in worlds}) > 1
+
+
+def test_the_free_citys_card_is_searched_over_every_card_left_in_the_hand():
+    engine, state, seat = searched_position("seven_wonders", 2, "two-cards", 3,
+                                            TWO_PLAYER_DECISIONS["controls-free-city-card"])
+    legal = engine.legal_actions(state, seat)
+    candidates = bots.adapter_for(engine).candidates(state, seat, legal)
+    assert candidates[0] == engine.bot_action(state, seat)
+    assert all(action["free_city"] is True and action in legal for action in candidates)
+    cards = [action["card"] for action in candidates]
+    assert len(cards) == len(set(cards))
+    assert set(cards) == set(free_city_hand(state)) or len(cards) == MAX_CANDIDATES
+
+
+def test_search_bots_play_whole_two_player_games_on_both_seats():
+    """Every decision of both players (their cards, the Free City's, Babylon's seventh card and
+    Halicarnassus' build when the Free City has them) is searched and legal to the end."""
     engine = get_engine("seven_wonders")
-    state = engine.new_game(2, "search-two-players", {})
-    for _ in range(40):
-        if engine.is_over(state):
-            break
-        if engine.ready_to_resolve(state):
-            state = engine.resolve(state)
-            continue
-        seat = engine.active_seats(state)[0]
-        stats: dict = {}
-        chosen = bots.bot_move(engine, state, seat, bots.SEARCH, stats=stats)
-        assert chosen == engine.bot_action(state, seat)
-        assert not stats.get("searched")
-        state = engine.apply(state, seat, chosen)
+    for index in range(2):
+        state = engine.new_game(2, f"two-whole-{index}", {"sides": "B"})
+        free_city_picks = 0
+        while not engine.is_over(state):
+            if engine.ready_to_resolve(state):
+                state = engine.resolve(state)
+                continue
+            seat = engine.active_seats(state)[0]
+            action = bots.bot_move(engine, state, seat, bots.SEARCH, rollouts=4)
+            free_city_picks += bool(action.get("free_city"))
+            state = engine.apply(state, seat, action)  # raises IllegalAction on an illegal move
+        assert free_city_picks == 18  # one a turn, 6 turns in each of 3 Ages
+        assert len(engine.result(state)["scores"]) == 2

@@ -3,16 +3,21 @@
 Run (CPU-heavy; on a shared machine lower its priority and bound it):
 
     nice -n 10 .venv/bin/python -m tests.perf.bot_strength seven_wonders --games 200 --rollouts 24
+    nice -n 10 .venv/bin/python -m tests.perf.bot_strength seven_wonders --players 2 --games 200
     nice -n 10 .venv/bin/python -m tests.perf.bot_strength stone_age --games 45 --rollouts 64
     nice -n 10 .venv/bin/python -m tests.perf.bot_strength caverna --games 126 --rollouts 12
     .venv/bin/python -m tests.perf.bot_strength caverna --summarize run.log   # a partial run
 
-7 Wonders and Stone Age: 3 players, one search bot and two easy bots; Caverna: 2 players, one
-search bot and one easy bot. The search seat rotates over the seats game by game; game k uses the
-seed "strength-<engine>-<k>". Prints one line per game and a summary (also written as JSON to
-TEST_ARTIFACTS_DIR/bot_strength_<engine>.json): the search bot's win share with a 95 % Wilson
-interval (a shared first place counts as a win), the mean scores of the search bot and of the
-easy bots with 95 % intervals, and the time per searched move (mean, 95th percentile, max).
+By default 7 Wonders and Stone Age: 3 players, one search bot and two easy bots; Caverna: 2
+players, one search bot and one easy bot (`--players` sets another count: 7 Wonders at 2 is the
+Free City variant, one search bot against one easy bot). Without `--rollouts` the search uses the
+engine's own budget (its adapter's `rollouts`, as in production). The search seat rotates over
+the seats game by game; game k uses the seed "strength-<engine>-<k>" (at another count than the
+default "strength-<engine>-<players>p-<k>"). Prints one line per game and a summary (also
+written as JSON to TEST_ARTIFACTS_DIR/bot_strength_<engine>[_<players>p].json): the search bot's
+win share with a 95 % Wilson interval (a shared first place counts as a win), the mean scores of
+the search bot and of the easy bots with 95 % intervals, and the time per searched move (mean,
+95th percentile, max).
 """
 
 from __future__ import annotations
@@ -46,10 +51,10 @@ def mean_ci(values: list[float]) -> tuple[float, float, float]:
     return mean, mean - half, mean + half
 
 
-def play(slug: str, index: int, rollouts: int, max_seconds: float) -> dict:
+def play(slug: str, players: int, index: int, rollouts: int | None, max_seconds: float) -> dict:
     engine = get_engine(slug)
-    players = PLAYERS[slug]
-    state = engine.new_game(players, f"strength-{slug}-{index}")
+    tag = slug if players == PLAYERS[slug] else f"{slug}-{players}p"
+    state = engine.new_game(players, f"strength-{tag}-{index}")
     search_seat = index % players
     times: list[float] = []
     while not engine.is_over(state):
@@ -77,11 +82,15 @@ def main() -> None:
     parser.add_argument("engine", choices=sorted(PLAYERS))
     parser.add_argument("--games", type=int, default=20)
     parser.add_argument("--first", type=int, default=0, help="index of the first game")
-    parser.add_argument("--rollouts", type=int, default=search.DEFAULT_ROLLOUTS)
+    parser.add_argument("--players", type=int, help="seats (default: 3; Caverna 2)")
+    parser.add_argument("--rollouts", type=int,
+                        help="play-outs per decision (default: the engine's own budget)")
     parser.add_argument("--max-seconds", type=float, default=search.DEFAULT_MAX_SECONDS)
     parser.add_argument("--summarize", metavar="LOG",
                         help="only summarize the per-game lines of an earlier (partial) run")
     args = parser.parse_args()
+    players = args.players or PLAYERS[args.engine]
+    rollouts = args.rollouts or bots.adapter_for(get_engine(args.engine)).rollouts
     games = []
     started = time.process_time()
     if args.summarize:
@@ -89,7 +98,7 @@ def main() -> None:
             if line.startswith('{"game"'):
                 games.append(json.loads(line))
     for index in range(args.first, args.first + (0 if args.summarize else args.games)):
-        game = play(args.engine, index, args.rollouts, args.max_seconds)
+        game = play(args.engine, players, index, rollouts, args.max_seconds)
         games.append(game)
         print(json.dumps({"game": index, **game}), flush=True)
     wins = sum(g["search_seat"] in g["winners"] for g in games)
@@ -100,9 +109,9 @@ def main() -> None:
     moves = sorted(t for g in games for t in g["move_seconds"])
     summary = {
         "engine": args.engine,
-        "players": PLAYERS[args.engine],
+        "players": players,
         "games": len(games),
-        "rollouts": args.rollouts,
+        "rollouts": rollouts,
         "max_seconds": args.max_seconds,
         "search_wins": wins,
         "win_share": wins / len(games),
@@ -119,7 +128,8 @@ def main() -> None:
     print(json.dumps(summary, indent=2))
     out = Path(os.environ.get("TEST_ARTIFACTS_DIR", "test-artifacts"))
     out.mkdir(parents=True, exist_ok=True)
-    name = f"bot_strength_{args.engine}.json"
+    suffix = "" if players == PLAYERS[args.engine] else f"_{players}p"
+    name = f"bot_strength_{args.engine}{suffix}.json"
     (out / name).write_text(json.dumps({"summary": summary, "games": games}, indent=1))
 
 

@@ -102,4 +102,5 @@ ADAPTER = SearchAdapter(
     step=_step,
     start=R.fast_copy,
     playout_policy=_policy,
+    rollouts=12,
 )

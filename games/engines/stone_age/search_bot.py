@@ -85,5 +85,5 @@ def _step(engine: Any, state: State, seat: int, action: dict[str, Any]) -> State
 
 ADAPTER = SearchAdapter(
     determinize=determinize, candidates=candidates, step=_step, playout_policy=_policy,
-    prefer_easy=PREFER_EASY,
+    prefer_easy=PREFER_EASY, rollouts=64,
 )
