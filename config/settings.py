@@ -140,6 +140,17 @@ DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
 # server connection on its next fetch: set this there (docs/scaling.md).
 DATABASES["default"]["DISABLE_SERVER_SIDE_CURSORS"] = env.bool(
     "DATABASE_DISABLE_SERVER_SIDE_CURSORS", default=False)
+#: Under ASGI every request runs in a thread of its own, so a persistent (CONN_MAX_AGE)
+#: connection belongs to a thread that ends with the request: one new connection per request,
+#: and PostgreSQL's connection limit is soon reached under load. A pool per process
+#: (psycopg_pool, Django 5.1+) hands each request a connection and takes it back; on by default
+#: in production (DJANGO_DEBUG=false) on PostgreSQL.
+DATABASE_POOL_SIZE = env.int("DATABASE_POOL_SIZE", default=0 if DEBUG else 8)
+if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql" and DATABASE_POOL_SIZE:
+    DATABASES["default"]["CONN_MAX_AGE"] = 0  # the pool keeps the connections instead
+    DATABASES["default"]["CONN_HEALTH_CHECKS"] = False  # the pool drops broken connections
+    DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
+        "min_size": 1, "max_size": DATABASE_POOL_SIZE, "timeout": 10}
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # Web, worker and beat share one SQLite file: wait for locks instead of failing at once.
     DATABASES["default"]["CONN_MAX_AGE"] = 0

@@ -101,18 +101,23 @@ def seat_orders(seat: Seat, engine: Engine) -> dict[str, str]:
 
 
 def play_steps_that_need_nobody(game: Game, engine: Engine, now: datetime,
-                                cancel_queue_of: int | None = None) -> int:
+                                cancel_queue_of: int | None = None,
+                                seats: list[Seat] | None = None) -> int:
     """Plays, in `game` (locked, in the caller's transaction), every move that needs nobody;
     returns how many. `cancel_queue_of`: a seat whose player just moved themselves, which is a
-    change of mind about anything they had queued."""
+    change of mind about anything they had queued. `seats`: the game's seats with their users,
+    when the caller read them in this transaction already."""
     from games import services  # the service calls this module; import late to keep one graph
 
-    if cancel_queue_of is not None:
-        Seat.objects.filter(game=game, number=cancel_queue_of).exclude(move_queue=[]).update(
-            move_queue=[])
+    if seats is None:
+        seats = list(game.seats.select_related("user"))
+    for seat in seats:
+        if seat.number == cancel_queue_of and seat.move_queue:
+            seat.move_queue = []
+            seat.save(update_fields=["move_queue"])
     if game.status != GameStatus.ACTIVE:
         return 0
-    seats = {seat.number: seat for seat in game.seats.select_related("user")}
+    seats = {seat.number: seat for seat in seats}
     played = 0
     for _ in range(MAX_AUTO_STEPS):
         services._resolve_chance_steps(game, engine)

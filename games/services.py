@@ -197,7 +197,32 @@ def _emit(game_id: int, kind: str, seats: list[int] | None = None, **extra: Any)
         bus.publish_game_after_commit(game_id)
 
 
-def _schedule_follow_ups(game: Game) -> None:
+def _announce_after_commit(game_id: int, kind: str, seats: list[int]) -> None:
+    """A move's "your turn" and "finished" notices are built by a worker (game_event_announce),
+    not in the request: the move's transaction only queues the game id, kind and seats."""
+    from config.celery import publish_after_commit
+    from games import tasks
+
+    publish_after_commit(tasks.announce_game_event, game_id, kind, seats)
+
+
+def game_event_announce(*, game_id: int, kind: str, seats: list[int]) -> None:
+    """Tells receivers (notifications) about a committed move's event, with the game locked so
+    that what they write to seats (turn_notified_at) is ordered with the game's own changes.
+    A "turn" is told only to seats still awaited: one that already moved needs no reminder."""
+    with transaction.atomic():
+        if not list(Game.objects.select_for_update().filter(pk=game_id).values_list("pk")):
+            return
+        if kind == "turn":
+            awaited = set(Seat.objects.filter(game_id=game_id, deadline_at__isnull=False)
+                          .values_list("number", flat=True))
+            seats = [number for number in seats if number in awaited]
+            if not seats:
+                return
+        game_event.send(sender=Game, game_id=game_id, kind=kind, seats=seats)
+
+
+def _schedule_follow_ups(game: Game, seats: list[Seat] | None = None) -> None:
     """Enqueue the resolution task and bot moves once this transaction has committed. A broker
     outage then is logged, not raised (the move is committed); beat tasks pick up the work."""
     from config.celery import publish_after_commit
@@ -205,9 +230,10 @@ def _schedule_follow_ups(game: Game) -> None:
 
     if game.needs_resolution:
         publish_after_commit(tasks.resolve_game, game.pk, game.version)
-    elif game.status == GameStatus.ACTIVE and game.seats.filter(
-        is_bot=True, deadline_at__isnull=False
-    ).exists():
+    elif game.status == GameStatus.ACTIVE and (
+        any(seat.is_bot and seat.deadline_at is not None for seat in seats) if seats is not None
+        else game.seats.filter(is_bot=True, deadline_at__isnull=False).exists()
+    ):
         publish_after_commit(tasks.play_bot_moves, game.pk, game.version)
 
 
@@ -237,18 +263,19 @@ def _stop_clock(game: Game, seat: Seat, now: datetime, pauses) -> None:
 
 
 def _refresh_turns(
-    game: Game, engine: Engine, now: datetime, acted_seat: int | None, player_acted: bool
+    game: Game, engine: Engine, now: datetime, acted_seat: int | None, player_acted: bool,
+    seats: list[Seat],
 ) -> list[int]:
     """After a change: clocks for the seats now to act, the resolution flag, the end.
     Returns the seats that newly have to act (for "your turn" notifications)."""
     state = game.state
-    seats = list(game.seats.select_related("user"))
     pauses = _pauses_by_user(seats)
     over = engine.is_over(state)
     active = set() if over else set(engine.active_seats(state))
     newly_active = []
     clock_fields = ["turn_started_at", "deadline_at", "remind_at", "reminded_at", "reserve_left",
                     "turn_notified_at"]
+    changed = []
     for seat in seats:
         before = [getattr(seat, field) for field in clock_fields]
         seat_pauses = pauses.get(seat.user_id, [])
@@ -262,7 +289,9 @@ def _refresh_turns(
         if seat.number == acted_seat and player_acted:
             seat.turn_notified_at = None
         if [getattr(seat, field) for field in clock_fields] != before:
-            seat.save(update_fields=clock_fields)
+            changed.append(seat)
+    if changed:  # one statement for the seat that moved and the seats now to act
+        Seat.objects.bulk_update(changed, clock_fields)
     if over:
         _game_finish(game, engine, now)
         return []
@@ -281,6 +310,11 @@ def _game_finish(game: Game, engine: Engine, now: datetime, result: dict | None 
     ratings.schedule_after_finish(game)
 
 
+def _seats_of(game: Game) -> list[Seat]:
+    """The game's seats with their players, read once per change and passed along."""
+    return list(game.seats.select_related("user"))
+
+
 def _after_change(
     game: Game,
     engine: Engine,
@@ -288,20 +322,23 @@ def _after_change(
     acted_seat: int | None,
     announce_turns: bool = True,
     player_acted: bool = False,
+    seats: list[Seat] | None = None,
 ) -> list[int]:
     # Steps that need nobody (forced moves, standing orders, queued moves) come before the
     # turns are counted, so a seat whose decision played itself is never awaited or told.
     from games import autoplay
 
+    seats = _seats_of(game) if seats is None else seats
     autoplay.play_steps_that_need_nobody(game, engine, now,
-                                         cancel_queue_of=acted_seat if player_acted else None)
-    newly_active = _refresh_turns(game, engine, now, acted_seat, player_acted)
+                                         cancel_queue_of=acted_seat if player_acted else None,
+                                         seats=seats)
+    newly_active = _refresh_turns(game, engine, now, acted_seat, player_acted, seats)
     game.save()
     if game.status == GameStatus.FINISHED:
-        _emit(game.pk, "finished", list(range(game.num_players)))
+        _announce_after_commit(game.pk, "finished", list(range(game.num_players)))
     elif newly_active and announce_turns:
-        _emit(game.pk, "turn", newly_active)
-    _schedule_follow_ups(game)
+        _announce_after_commit(game.pk, "turn", newly_active)
+    _schedule_follow_ups(game, seats)
     return newly_active
 
 
@@ -628,8 +665,10 @@ def _apply_move(
     source: str,
     actor,
     now: datetime,
+    seats: list[Seat] | None = None,
 ) -> dict[str, Any]:
-    """Applies one seat's move to a locked, running game; returns the outcome summary."""
+    """Applies one seat's move to a locked, running game; returns the outcome summary.
+    `seats`: the game's seats if the caller read them in this transaction already."""
     engine = _engine_for(game.engine)
     state_before = game.state
     with _engine_guard(game, "move", seat_number, action):
@@ -659,15 +698,23 @@ def _apply_move(
             state_before=state_before,
         )
     _require_playable(game, engine, "move", seat_number, listed)
+    seats = _seats_of(game) if seats is None else seats
     player_acted = source in (ActionSource.WEB, ActionSource.API, ActionSource.EMAIL)
     if player_acted:
-        game.seats.filter(number=seat_number, timeout_count__gt=0).update(timeout_count=0)
+        for seat in seats:
+            if seat.number == seat_number and seat.timeout_count > 0:
+                seat.timeout_count = 0
+                seat.save(update_fields=["timeout_count"])
     _resolve_chance_steps(game, engine)
-    _after_change(game, engine, now, acted_seat=seat_number, player_acted=player_acted)
+    _after_change(game, engine, now, acted_seat=seat_number, player_acted=player_acted,
+                  seats=seats)
+    # Enough for a client to go on without reading the game again (the API's default answer).
     return {
         "sequence": record.sequence,
         "version": game.version,
         "description": record.actor_description,
+        "status": game.status,
+        "awaiting_seats": [seat.number for seat in seats if seat.deadline_at is not None],
     }
 
 
@@ -703,7 +750,8 @@ def game_action_submit(
                 "This game is over." if game.status == GameStatus.FINISHED
                 else "This game is not running."
             )
-        seat = game.seats.filter(user=user).first()
+        seats = _seats_of(game)
+        seat = next((seat for seat in seats if seat.user_id == user.pk), None)
         if seat is None:
             raise NotAllowed(gettext("You do not have a seat in this game."))
         if seat_number is not None and seat_number != seat.number:
@@ -727,9 +775,8 @@ def game_action_submit(
                     % {"game_version": game.version, "expected_version": expected_version},
                 details={"version": game.version},
             )
-        outcome = _apply_move(
-            game, seat_number=seat.number, action=action, source=source, actor=user, now=now
-        )
+        outcome = _apply_move(game, seat_number=seat.number, action=action, source=source,
+                              actor=user, now=now, seats=seats)
         if had_deadline is not None:
             reliability.deadline_record(
                 seat, deadline_at=had_deadline, now=now,

@@ -26,6 +26,13 @@ def play_bot_moves(game_id: int, version: int) -> int:
 
 
 @shared_task
+def announce_game_event(game_id: int, kind: str, seats: list[int]) -> None:
+    """A move's notices ("your turn", "finished"), built here rather than in the request. Acked
+    on receipt: a retried "finished" would tell the players twice."""
+    services.game_event_announce(game_id=game_id, kind=kind, seats=seats)
+
+
+@shared_task
 def resolve_pending_games() -> int:
     """Safety net run by beat: resolve games whose on-commit task was lost."""
     count = 0

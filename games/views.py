@@ -18,7 +18,7 @@ from games import autoplay_views, board, selectors, services, undo
 from games.engines.registry import get_engine
 from games.exceptions import GameError
 from games.forms import GameCreateForm
-from games.models import ActionSource, GameStatus, ReportReason
+from games.models import ActionSource, Game, GameStatus, ReportReason, Seat
 from games.names import seat_names, with_names
 from games.texts import entry_text, render_text
 
@@ -219,10 +219,17 @@ def game_preview(request, game_id):
 
 
 def game_version(request, game_id):
-    """What the game page polls to know when to refresh itself: cheap and free of secrets."""
-    game = _visible_game(request, game_id)
-    return JsonResponse({"version": game.version, "status": game.status,
-                         "seats": game.seats.count()})
+    """What the game page polls to know when to refresh itself: cheap and free of secrets. Two
+    small reads (never the state); the full visibility check only for a private game the
+    caller has no seat in."""
+    row = Game.objects.filter(pk=game_id).values("version", "status", "allow_spectators").first()
+    if row is None:
+        raise Http404("There is no such game.")
+    seated = list(Seat.objects.filter(game_id=game_id).values_list("user_id", flat=True))
+    if not row["allow_spectators"] and request.user.pk not in seated:
+        _visible_game(request, game_id)
+    return JsonResponse({"version": row["version"], "status": row["status"],
+                         "seats": len(seated)})
 
 
 def _result_rows(game) -> list[dict]:

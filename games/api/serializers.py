@@ -21,6 +21,7 @@ from games.models import (
     Action,
     ChatMessage,
     Game,
+    GameStatus,
     Report,
     ReportReason,
     ReportTarget,
@@ -379,10 +380,19 @@ class UndoResultSerializer(serializers.Serializer):
 
 class ActionResultSerializer(serializers.Serializer):
     sequence = serializers.IntegerField()
-    version = serializers.IntegerField()
+    version = serializers.IntegerField(help_text="The game's version now: send it with the "
+                                                 "next move.")
     description = serializers.CharField()
     replayed = serializers.BooleanField()
-    game = GameDetailSerializer()
+    status = serializers.ChoiceField(choices=GameStatus.choices,
+                                     help_text="The game's status after the move.")
+    awaiting_seats = serializers.ListField(
+        child=serializers.IntegerField(),
+        help_text="The seats to act now (yours again when the move left you a decision).")
+    game = GameDetailSerializer(
+        required=False,
+        help_text="The whole game with your view: only when asked for, with the header "
+                  "`Prefer: return=representation` or `?view=1`.")
 
 
 class LogEntrySerializer(serializers.ModelSerializer):

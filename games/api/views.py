@@ -39,6 +39,7 @@ from games.api.serializers import (
 )
 from games.api.throttling import FailOpenUserRateThrottle
 from games.engines.registry import UnknownEngine, all_engines, get_engine
+from games.exceptions import GameError
 from games.export import game_export
 from games.models import ActionSource, GameStatus
 from games.texts import reader_language, render_text
@@ -50,6 +51,14 @@ IF_NONE_MATCH = OpenApiParameter(
     "If-None-Match", OpenApiTypes.STR, OpenApiParameter.HEADER,
     description="The ETag of an earlier answer: 304 with no body while nothing changed.")
 NOT_MODIFIED = OpenApiResponse(description="Not modified since the ETag sent.")
+
+def wants_representation(request) -> bool:
+    """RFC 7240 `Prefer: return=representation`, or `?view=1` for clients that cannot set it."""
+    preferences = {token.strip().lower() for header in request.headers.get("Prefer", "").split(",")
+                   for token in header.split(";")}
+    return ("return=representation" in preferences
+            or request.query_params.get("view", "").lower() in TRUE_WORDS)
+
 
 class ChatThrottle(FailOpenUserRateThrottle):
     """Writing is limited per player on top of the service's per-game limit; reading is not."""
@@ -232,45 +241,69 @@ class GameViewSet(GamePlayersMixin, mixins.ListModelMixin, mixins.RetrieveModelM
         summary="Play one of my legal actions",
         description="Send one listed action exactly as listed, with the game version you saw. "
                     "A version is stale (409) only when something changed your own choices "
-                    "since: other players' simultaneous picks do not.",
+                    "since: other players' simultaneous picks do not. The answer says the new "
+                    "`version`, the `status` and the `awaiting_seats`, enough to go on; the "
+                    "whole game with your view comes only when asked for "
+                    "(`Prefer: return=representation` or `?view=1`).",
         request=ActionSubmitSerializer,
         responses={200: ActionResultSerializer},
         parameters=[
             OpenApiParameter(
                 "Idempotency-Key", OpenApiTypes.STR, OpenApiParameter.HEADER,
                 description="Retrying with the same key repeats the first result.",
-            )
+            ),
+            OpenApiParameter(
+                "Prefer", OpenApiTypes.STR, OpenApiParameter.HEADER,
+                description="`return=representation`: the answer carries the whole `game` "
+                            "(with your view), as GET /api/v1/games/{id}/ would.",
+            ),
+            OpenApiParameter(
+                "view", OpenApiTypes.BOOL, description="The same as `Prefer: "
+                "return=representation`, for clients that cannot set headers."),
         ],
     )
     @route(detail=True, methods=["get", "post"], pagination_class=None)
     def actions(self, request, pk=None):
-        game = self.get_object()
         if request.method == "GET":
+            game = self.get_object()
             language = reader_language(request)
             return Response([{**item, "description": render_text(game.engine, item["text"],
                                                                   language=language)}
                              for item in selectors.legal_actions_for(game, request.user)])
+        return self._submit(request, int(pk))
+
+    def _submit(self, request, game_id: int) -> Response:
+        """A move reads and locks the game once, in the service; the game is read again (with
+        the caller's view) only when the client asks for it. Whoever may not see the game gets
+        the 404 of every other route, whatever was wrong with the request."""
         serializer = ActionSubmitSerializer(data=request.data)
-        serializer.is_valid(raise_exception=True)
         key = request.headers.get("Idempotency-Key") or None
-        if key is not None and not 1 <= len(key) <= 128:
-            raise ValidationError({"Idempotency-Key": "Must be 1 to 128 characters."})
-        result = services.game_action_submit(
-            game_id=game.pk,
-            user=request.user,
-            action=serializer.validated_data["action"],
-            expected_version=serializer.validated_data["version"],
-            idempotency_key=key,
-            source=ActionSource.API,
-            seat_number=serializer.validated_data.get("seat"),
-        )
-        game = selectors.game_list().get(pk=game.pk)
-        body = {
-            **result.outcome,
-            "replayed": result.replayed,
-            "game": GameDetailSerializer(game, context={"request": request}).data,
-        }
-        return Response(body)
+        try:
+            serializer.is_valid(raise_exception=True)
+            if key is not None and not 1 <= len(key) <= 128:
+                raise ValidationError({"Idempotency-Key": "Must be 1 to 128 characters."})
+            result = services.game_action_submit(
+                game_id=game_id,
+                user=request.user,
+                action=serializer.validated_data["action"],
+                expected_version=serializer.validated_data["version"],
+                idempotency_key=key,
+                source=ActionSource.API,
+                seat_number=serializer.validated_data.get("seat"),
+            )
+        except (ValidationError, GameError):
+            self.get_object()  # 404 for a game the caller may not see
+            raise
+        body = {**result.outcome, "replayed": result.replayed}
+        if "awaiting_seats" not in body:  # a replayed result stored before these were kept
+            body.update(status=result.game.status,
+                        awaiting_seats=selectors.awaiting_seats(result.game))
+        headers = {}
+        if wants_representation(request):
+            game = selectors.game_list().get(pk=game_id)
+            body["game"] = GameDetailSerializer(game, context={"request": request}).data
+            headers["Preference-Applied"] = "return=representation"
+        return Response(body, headers=headers)
 
     @extend_schema(
         operation_id="undo_move", tags=["moves"], summary="Take back your last move",

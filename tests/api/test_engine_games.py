@@ -110,7 +110,7 @@ def play_through_api(slug: str, on_resolution_due=None, count: int | None = None
                                format="json")
         assert response.status_code == 200, response.content
         moves += 1
-        after = response.json()["game"]
+        after = response.json()  # the new version, status and awaited seats
         if on_resolution_due and after["status"] == "active" and not after["awaiting_seats"]:
             on_resolution_due(game_id, after["version"])
         if moves % PAGE_EVERY == 1:

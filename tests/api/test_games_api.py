@@ -140,7 +140,9 @@ def test_a_full_turn_through_the_api(players):
     assert response.status_code == 200, response.content
     body = response.json()
     assert (body["sequence"], body["version"], body["replayed"]) == (1, 1, False)
-    assert body["game"]["view"]["bids"] == [3, None]
+    # Without asking, the answer is what a client needs to go on: no view, no game.
+    assert (body["status"], body["awaiting_seats"]) == ("active", [1]) and "game" not in body
+    assert "Preference-Applied" not in response
     # The other seat sees that a bid was made, not its amount.
     other = seat_client[1].get(f"/api/v1/games/{game_id}/").json()
     assert other["view"]["bids"] == ["hidden", None] and other["your_seat"] == 1
@@ -149,6 +151,32 @@ def test_a_full_turn_through_the_api(players):
     own_log = seat_client[0].get(f"/api/v1/games/{game_id}/log/").json()
     assert own_log["results"][0]["description"] == "Seat 0 bid 3."
     assert "seed" not in str(other) and Game.objects.get(pk=game_id).seed not in str(other)
+
+
+@pytest.mark.parametrize("ask", [{"HTTP_PREFER": "return=representation"}, {"query": "?view=1"}])
+def test_a_move_answers_with_the_whole_game_when_asked(players, ask):
+    game_id, _, seat_client = create_started_game(players)
+    url = f"/api/v1/games/{game_id}/actions/" + ask.pop("query", "")
+    response = seat_client[0].post(url, {"action": {"type": "bid", "amount": 3}, "version": 0},
+                                   format="json", **ask)
+    assert response.status_code == 200, response.content
+    body = response.json()
+    assert body["game"]["view"]["bids"] == [3, None] and body["game"]["version"] == 1
+    assert body["game"]["awaiting_seats"] == body["awaiting_seats"] == [1]
+    if "HTTP_PREFER" in ask:
+        assert response["Preference-Applied"] == "return=representation"
+
+
+def test_a_move_in_a_game_you_may_not_see_is_not_found(players):
+    game_id, _, seat_client = create_started_game(players)
+    Game.objects.filter(pk=game_id).update(allow_spectators=False)
+    outsider = client_for(UserFactory())
+    url = f"/api/v1/games/{game_id}/actions/"
+    for body in ({"action": {"type": "bid", "amount": 1}, "version": 0}, {"version": "x"}):
+        assert_error(outsider.post(url, body, format="json"), 404, "not_found", "no such game")
+    assert_error(outsider.post("/api/v1/games/999999/actions/", {"version": 0}, format="json"),
+                 404, "not_found", "")
+    assert Game.objects.get(pk=game_id).version == 0
 
 
 def test_move_errors_are_409_and_422_with_reasons(players):

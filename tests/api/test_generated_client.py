@@ -82,24 +82,29 @@ def play_full_game(tc, base_url, slug: str, users, seed: int) -> dict:
     by_seat = {seat.number: client_of[seat.username] for seat in game.seats}
     chooser = random.Random(seed)
     moves = stale = 0
-    while game.status == GameStatusEnum.ACTIVE and moves < MAX_MOVES:
-        if not game.awaiting_seats:  # a step for a worker is under way
+    # What a move's answer says is enough to go on: the version, the status, the awaited seats.
+    status, awaiting, version = "active", game.awaiting_seats, game.version
+    while status == "active" and moves < MAX_MOVES:
+        if not awaiting:  # a step for a worker is under way
             game = get_game.sync(game.id, client=clients[0])
+            status, awaiting, version = game.status.value, game.awaiting_seats, game.version
             continue
-        client = by_seat[game.awaiting_seats[0]]
+        client = by_seat[awaiting[0]]
         legal = list_legal_actions.sync(game.id, client=client)
         assert isinstance(legal, list) and legal, legal
         choice = chooser.choice(legal)
         answer = submit_action.sync(game.id, client=client, body=ActionSubmitRequest(
             action=ActionSubmitRequestAction.from_dict(choice.action.to_dict()),
-            version=game.version))
+            version=version))
         if getattr(answer, "code", None) == "stale_version":
             stale += 1
             game = get_game.sync(game.id, client=clients[0])
+            status, awaiting, version = game.status.value, game.awaiting_seats, game.version
             continue
-        assert hasattr(answer, "game"), answer
+        assert hasattr(answer, "awaiting_seats"), answer
         moves += 1
-        game = answer.game
+        status, awaiting, version = answer.status.value, answer.awaiting_seats, answer.version
+    game = get_game.sync(game.id, client=clients[0])
     assert game.status == GameStatusEnum.FINISHED, f"{slug}: not over after {moves} moves"
     return {"moves": moves, "requests": counter.requests, "stale": stale,
             "seconds": time.perf_counter() - started, "winners": game.result["winners"]}

@@ -127,7 +127,8 @@ def test_start_needs_the_minimum_number_of_players():
 def test_a_move_is_logged_and_bumps_the_version():
     game, (alice, bob) = started_game(2)
     result = submit(game, alice, {"type": "bid", "amount": 2})
-    assert result.outcome == {"sequence": 1, "version": 1, "description": "Seat 0 bid 2."}
+    assert result.outcome == {"sequence": 1, "version": 1, "description": "Seat 0 bid 2.",
+                              "status": "active", "awaiting_seats": [1]}
     entry = Action.objects.get(game=game)
     assert (entry.seat_number, entry.source, entry.actor) == (0, "api", alice)
     assert entry.public_description == "Seat 0 placed a secret bid."
