@@ -11,9 +11,10 @@ from typing import Any
 from django.conf import settings
 
 from games.models import ActionSource
+from games.texts import entry_text
 from notifications.inbound import tokens
 from notifications.inbound.commands import Choice, choices_from, words_of
-from notifications.summaries import seat_names, with_names
+from notifications.summaries import seat_names
 
 #: Log sources of moves made for a player without asking them (games.autoplay).
 AUTOMATIC_SOURCES = (ActionSource.AUTO, ActionSource.QUEUED)
@@ -111,8 +112,10 @@ def reply_address_for(game, user, *, offset: int = 0, now: datetime | None = Non
 
 
 def _log_lines(game, entries, viewer: int | None) -> list[str]:
+    """The entries as `viewer` may read them, in the active language (the recipient's, while an
+    email is built), players named."""
     names = seat_names(game)
-    return [with_names(entry.description_for(viewer), names) for entry in entries]
+    return [entry_text(entry, viewer, names=names, engine_slug=game.engine) for entry in entries]
 
 
 def moves_since_own(game, seat_number: int | None, limit: int = 12) -> list[str]:

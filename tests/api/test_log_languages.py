@@ -97,3 +97,26 @@ def test_entries_without_a_usable_text_read_as_their_english_description():
     retired = Action(seat_number=1, public_description="Seat 1 acts.",
                      actor_description="Seat 1 acts.", public_text={"k": "sa.retired_key"})
     assert entry_text(retired, None, language="it", engine_slug="stone_age") == "Seat 1 acts."
+
+
+def test_an_emails_list_of_moves_reads_in_the_recipients_language():
+    """The mail worker builds an email with the recipient's language active: the moves since the
+    recipient's own read in it, the hidden pick still hidden."""
+    from django.utils import translation
+
+    from notifications.inbound.context import moves_since_own
+
+    game, users = started_game(3, engine="seven_wonders", seed="languages")
+    game = _pick_phase(game)
+    engine = get_engine("seven_wonders")
+    pick = next(a for a in engine.legal_actions(game.state, 0) if a["type"] == "build")
+    services.game_action_submit(game_id=game.pk, user=users[0], action=pick,
+                                expected_version=game.version)
+    game = Game.objects.get(pk=game.pk)
+    name = users[0].username
+    with translation.override("fa"):
+        persian = moves_since_own(game, 1)
+    with translation.override("it"):
+        italian = moves_since_own(game, 1)
+    assert persian[-1] == f"{name} کارتی انتخاب کرد."
+    assert italian[-1] == f"{name} ha scelto una carta."
