@@ -27,7 +27,9 @@ def render_board(slug: str, view: dict[str, Any], *, seat: int | None = None,
     from django.template import Context, Engine
 
     engine = Engine(dirs=TEMPLATE_DIRS,
-                    libraries={"game_tags": "games.templatetags.game_tags"})
+                    libraries={"game_tags": "games.templatetags.game_tags",
+                               "i18n": "django.templatetags.i18n",
+                               "language_tags": "accounts.templatetags.language_tags"})
     template = engine.get_template(f"games/boards/{slug}.html")
     return template.render(Context({"view": view, "seat": seat, "game": None,
                                     "legal_actions": list(legal_actions),
