@@ -32,13 +32,20 @@ def _last_description(client, game_id: int, **headers) -> str:
     return response.json()["results"][-1]["description"]
 
 
-def test_a_log_entry_reads_in_each_readers_language_and_keeps_the_pick_hidden():
+def _seat_zero_picked():
+    """A three-player 7 Wonders game in which seat 0 has made its (hidden) pick."""
     game, users = started_game(3, engine="seven_wonders", seed="languages")
     game = _pick_phase(game)
     engine = get_engine("seven_wonders")
     pick = next(a for a in engine.legal_actions(game.state, 0) if a["type"] == "build")
     services.game_action_submit(game_id=game.pk, user=users[0], action=pick,
                                 expected_version=game.version)
+    return Game.objects.get(pk=game.pk), users, pick
+
+
+def test_a_log_entry_reads_in_each_readers_language_and_keeps_the_pick_hidden():
+    game, users, pick = _seat_zero_picked()
+    engine = get_engine("seven_wonders")
     entry = Action.objects.filter(game=game).latest("sequence")
     assert entry.public_text == {"k": "sw.chose", "p": {"seat": 0}}
     assert entry.actor_text["p"]["card"] == pick["card"]
@@ -106,13 +113,7 @@ def test_an_emails_list_of_moves_reads_in_the_recipients_language():
 
     from notifications.inbound.context import moves_since_own
 
-    game, users = started_game(3, engine="seven_wonders", seed="languages")
-    game = _pick_phase(game)
-    engine = get_engine("seven_wonders")
-    pick = next(a for a in engine.legal_actions(game.state, 0) if a["type"] == "build")
-    services.game_action_submit(game_id=game.pk, user=users[0], action=pick,
-                                expected_version=game.version)
-    game = Game.objects.get(pk=game.pk)
+    game, users, _ = _seat_zero_picked()
     name = users[0].username
     with translation.override("fa"):
         persian = moves_since_own(game, 1)
