@@ -21,7 +21,7 @@ from pathlib import Path
 from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.urls import reverse
-from django.utils import timezone
+from django.utils import timezone, translation
 from py_vapid import Vapid
 from pywebpush import WebPushException, webpush
 
@@ -144,7 +144,10 @@ def payload_for(notification: Notification) -> dict:
 
         game_name = f"{get_engine(notification.game.engine).name} #{notification.game_id}"
         url = absolute(reverse("games:detail", args=[notification.game_id]))
-    return {"title": NotificationKind(notification.kind).label,
+    # The kind's label is a lazy translation: made a string in the recipient's language.
+    with translation.override(notification.user.language or settings.LANGUAGE_CODE):
+        title = str(NotificationKind(notification.kind).label)
+    return {"title": title,
             "body": _sentence(notification, game_name), "url": url,
             "tag": f"{notification.kind}-{notification.game_id or notification.pk}"}
 
