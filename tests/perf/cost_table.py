@@ -35,9 +35,14 @@ def render() -> str:
     return "\n".join(lines)
 
 
-def write() -> Path:
+def save_report(name: str, report) -> Path:
+    """Writes a benchmark's own report as JSON beside the table; returns its path."""
     out = artifacts_dir()
     out.mkdir(parents=True, exist_ok=True)
-    path = out / "cost-table.json"
-    path.write_text(json.dumps(ROWS, indent=1))
+    path = out / name
+    path.write_text(json.dumps(report, indent=1))
     return path
+
+
+def write() -> Path:
+    return save_report("cost-table.json", ROWS)

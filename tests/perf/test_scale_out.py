@@ -188,9 +188,7 @@ def test_three_web_processes_three_workers_and_beat(worker_queue, benchmark, tmp
     cost_table.record("scale-out: last due seat timed out", swept_seconds, "s after deadline",
                       note=f"{due_seats} seats due at once, beat every {SWEEP_SECONDS} s, "
                            f"each timed out once")
-    out = cost_table.artifacts_dir()
-    out.mkdir(parents=True, exist_ok=True)
-    (out / "scale-out.json").write_text(json.dumps(report, indent=2))
+    cost_table.save_report("scale-out.json", report)
     print(f"\nscale-out: {json.dumps(report)}")
     assert results["moves"] > 0 and resolutions > 0
 

@@ -82,8 +82,6 @@ def test_storage_of_a_finished_stone_age_game_for_three(benchmark, monkeypatch):
                           100 * updates["hot_updates"] / updates["updates"], "% of updates",
                           note=f"{updates['updates']} updates of the game row; games_game grew "
                                f"{updates['bytes'] / 1024:.0f} KB (with 300 other rows)")
-    out = cost_table.artifacts_dir()
-    out.mkdir(parents=True, exist_ok=True)
-    (out / "storage-per-game.json").write_text(json.dumps(report, indent=2))
+    cost_table.save_report("storage-per-game.json", report)
     print(f"\nstorage: {json.dumps(report)}")
     assert moves > 50 and after_retention < log_and_notifications
