@@ -34,7 +34,7 @@ logger = logging.getLogger(__name__)
 #: catches up from the log) rather than buffering without bound.
 QUEUE_LIMIT = 256
 #: Facts of recent log entries kept per process (each is read once for all its streams).
-FACTS_CACHE_SIZE = 512
+FACTS_CACHE_SIZE = 2048
 _ENTRY_FIELDS = ("sequence", "seat_number", "public_description", "actor_description",
                  "public_text", "actor_text")
 
@@ -79,10 +79,17 @@ class GameFacts:
         return self.status in ("finished", "aborted")
 
 
-def load_game_facts(game_id: int, sequence: int | None = None) -> GameFacts | None:
-    """The game's status now, and log entry `sequence` if asked (None if either is gone).
-    One query (the game joined to its seats and that entry), as it runs once per move in each
-    worker."""
+#: Log entries read at once when a message arrives: a move that ends a round writes a dozen
+#: (each placement resolved, feeding, the new round), each with its own message; the first
+#: message reads them all, so the others find them cached.
+ENTRIES_PER_READ = 64
+
+
+def load_game_facts(game_id: int, sequence: int | None = None) -> list[GameFacts]:
+    """The game's status now, with log entry `sequence` and the entries after it (up to
+    ENTRIES_PER_READ), one GameFacts each; without `sequence` the status alone (one item).
+    Empty if the game or that entry is gone. One query (the game joined to its seats and those
+    entries), as it runs for the messages of every move in each worker."""
     from django.db.models import FilteredRelation, Q
 
     from games.models import Game
@@ -90,23 +97,26 @@ def load_game_facts(game_id: int, sequence: int | None = None) -> GameFacts | No
     games = Game.objects.filter(pk=game_id).order_by()
     columns = ["version", "status", "seats__id", "seats__number", "seats__deadline_at"]
     if sequence is not None:
-        games = games.annotate(entry=FilteredRelation(
-            "actions", condition=Q(actions__sequence=sequence)))
+        games = games.annotate(entry=FilteredRelation("actions", condition=Q(
+            actions__sequence__gte=sequence,
+            actions__sequence__lt=sequence + ENTRIES_PER_READ)))
         columns += [f"entry__{field}" for field in _ENTRY_FIELDS]
     rows = list(games.values_list(*columns))
     if not rows:
-        return None
+        return []
     version, status = rows[0][:2]
-    entry = None
-    if sequence is not None:
-        if rows[0][5] is None:
-            return None
-        entry = LogEntry(*rows[0][5:5 + len(_ENTRY_FIELDS)])
-    seats = [row[3:5] for row in rows if row[2] is not None]
-    return GameFacts(
-        game_id=game_id, version=version, status=status,
-        awaiting=tuple(sorted(number for number, deadline in seats if deadline is not None)),
-        seats_taken=len(seats), entry=entry)
+    seats = {row[2]: row[3:5] for row in rows if row[2] is not None}
+    common = {"game_id": game_id, "version": version, "status": status,
+              "awaiting": tuple(sorted(number for number, deadline in seats.values()
+                                       if deadline is not None)),
+              "seats_taken": len(seats)}
+    if sequence is None:
+        return [GameFacts(**common, entry=None)]
+    entries = {row[5]: LogEntry(*row[5:5 + len(_ENTRY_FIELDS)])
+               for row in rows if row[5] is not None}
+    if sequence not in entries:
+        return []
+    return [GameFacts(**common, entry=entries[number]) for number in sorted(entries)]
 
 
 def load_log_entries(game_id: int, after: int, limit: int = 1000) -> list[LogEntry]:
@@ -180,25 +190,36 @@ class Hub:
                 queue.put_nowait({"overflow": True})
 
     async def game_facts(self, game_id: int, sequence: int | None) -> GameFacts | None:
-        """Facts for one change, read from the database once for all streams of this process.
-        Status-only changes (no sequence) are not cached: they are rare and must be fresh."""
+        """Facts for one change, read from the database once for all streams of this process,
+        together with the entries after it (their messages follow). Status-only changes (no
+        sequence) are not cached: they are rare and must be fresh."""
         if sequence is None:
-            return await db_call(load_game_facts)(game_id, None)
+            found = await db_call(load_game_facts)(game_id, None)
+            return found[0] if found else None
         key = (game_id, sequence)
         future = self._facts.get(key)
         if future is None:
-            future = asyncio.get_running_loop().create_future()
-            self._facts[key] = future
-            while len(self._facts) > FACTS_CACHE_SIZE:
-                self._facts.popitem(last=False)
+            loop = asyncio.get_running_loop()
+            future = self._remember(key, loop.create_future())
             try:
-                future.set_result(await db_call(load_game_facts)(game_id, sequence))
+                found = await db_call(load_game_facts)(game_id, sequence)
             except Exception as error:
                 self._facts.pop(key, None)
                 future.set_exception(error)
                 future.exception()  # retrieved here, so asyncio does not warn if none awaits
                 raise
+            future.set_result(found[0] if found else None)
+            for later in found[1:]:
+                later_key = (game_id, later.entry.sequence)
+                if later_key not in self._facts:
+                    self._remember(later_key, loop.create_future()).set_result(later)
         return await asyncio.shield(future)
+
+    def _remember(self, key: tuple[int, int], future: asyncio.Future) -> asyncio.Future:
+        self._facts[key] = future
+        while len(self._facts) > FACTS_CACHE_SIZE:
+            self._facts.popitem(last=False)
+        return future
 
     # ---- where messages come from ----
 

@@ -192,3 +192,35 @@ def test_without_redis_one_process_relays_from_the_database(tmp_path, channel_pr
         stream.close()
     finally:
         stop_server(process)
+
+
+@pytest.mark.django_db(transaction=True)  # the hub reads from its own thread's connection
+def test_one_read_serves_every_log_entry_a_move_wrote():
+    """A move that ends a round writes many log entries, each announced on its own; the first
+    announcement reads them all for every stream of the process, so the rest cost no query."""
+    import asyncio
+
+    from games import live
+
+    game, _users = started_game(2, engine="stone_age", seed="hub-one-read")
+    before = game.version
+    while True:
+        after = play_moves(game.pk, 1)[-1]
+        if after > before + 1:
+            break
+        before = after
+    first = before + 1
+    assert [facts.entry.sequence for facts in live.load_game_facts(game.pk, first)] \
+        == list(range(first, after + 1))
+
+    async def read() -> tuple[live.Hub, live.GameFacts]:
+        hub = live.Hub()
+        return hub, await hub.game_facts(game.pk, first)
+
+    hub, facts = asyncio.run(read())
+    assert facts.entry.sequence == first and facts.version == after
+    for sequence in range(first + 1, after + 1):
+        cached = hub._facts[(game.pk, sequence)]
+        assert cached.done() and cached.result().entry.sequence == sequence
+    public = Action.objects.get(game=game, sequence=after).public_text
+    assert hub._facts[(game.pk, after)].result().entry.public_text == public
