@@ -105,6 +105,27 @@ def view_texts(engine_slug: str, view: Any, *, language: str | None = None,
     return rendered(view)
 
 
+def standing_orders_in(engine_slug: str, orders: list[dict[str, Any]], *,
+                       language: str | None = None) -> list[dict[str, Any]]:
+    """An engine's standing orders with their label, help and choices in `language` (default:
+    the active one), read by context "<slug>.order" from the engine's catalog where it names
+    them (its names of kind "order"); words it does not name stay English."""
+    catalog = get_engine(engine_slug).text_catalog
+    known = set(catalog.names.get("order", {}).values()) if catalog is not None else set()
+    if not known:
+        return orders
+    translations = translations_for(engine_slug,
+                                   language or translation.get_language() or "en")
+    context = catalog.name_context("order")
+
+    def words(english: str) -> str:
+        return translations.pgettext(context, english) if english in known else english
+
+    return [{**order, "label": words(order["label"]), "help": words(order["help"]),
+             "choices": [{**choice, "label": words(choice["label"])}
+                         for choice in order["choices"]]} for order in orders]
+
+
 def entry_text(entry, viewer_seat: int | None, *, language: str | None = None,
                names: Mapping[int, str] | None = None, engine_slug: str | None = None) -> str:
     """A log entry as `viewer_seat` may read it, in `language`: from its stored text, or, for

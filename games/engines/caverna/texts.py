@@ -13,6 +13,7 @@ from games.engines.texts import Catalog, Parser, Text, render, text
 from . import scoring
 from .data import LOOT, SPACES, TILES
 from .effects import LEGACY_TILE_TEXT, TILE_TEXT, TILE_TRADES
+from .orders import ORDERS
 from .rules import ANIMALS, GOODS, LEGACY_RUBY_GOODS, space_actions
 
 MESSAGES: dict[str, Any] = {
@@ -111,6 +112,8 @@ MESSAGES: dict[str, Any] = {
     "cv.log_mining_cave": "{seat} needed {n} food less thanks to the mining cave.",
     "cv.log_working_cave": "{seat} fed a dwarf with {with} in the working cave.",
     "cv.log_begging": "{seat} took {n} begging marker(s).",
+    # A placement queued while waiting (orders.queue_suggestions).
+    "cv.queue_place": "A dwarf on {space}",
 }
 #: The decision at hand, by its task (the view's "decision").
 DECISIONS = {
@@ -167,6 +170,16 @@ CELL_SHORT = {
     "ruby_mine": "Ruby mine",
     "entry": "Entry",
 }
+#: The standing orders' words (orders.ORDERS): "<order>" its label, "<order>.help" its help,
+#: "<order>.<value>" a choice; games.texts.standing_orders_in reads them by context
+#: "caverna.order".
+ORDER_WORDS = {
+    key: words
+    for order in ORDERS
+    for key, words in ((order["name"], order["label"]), (f"{order['name']}.help", order["help"]),
+                       *((f"{order['name']}.{choice['value']}", choice["label"])
+                         for choice in order["choices"]))
+}
 #: The furnishing tiles whose automatic gains the log names ("... from the dog school.").
 _SOURCES = ("stone_carver", "blacksmith", "weaving_parlor", "milking_parlor", "state_parlor",
             "miner", "dog_school", "seam", "quarry", "breeding_cave")
@@ -205,6 +218,7 @@ CATALOG = Catalog(
         "effect": TILE_TEXT,
         "effect_legacy": LEGACY_TILE_TEXT,
         "source": {tile: tile.replace("_", " ") for tile in _SOURCES},
+        "order": ORDER_WORDS,
     },
     separators={"spots": " and ", "subs": " and ", "animals": ", ", "goods": ", ",
                 "pay": ", ", "get": ", ", "node": " + ", "landscapes": " or ", "paid": ", "},
