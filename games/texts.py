@@ -92,11 +92,16 @@ def view_texts(engine_slug: str, view: Any, *, language: str | None = None,
     if catalog is None:
         return view
     read = _renderer(engine_slug, language, names)
+    # A view repeats many texts (cell labels, tile effects): each is rendered once.
+    done: dict[str, str] = {}
 
     def rendered(value: Any) -> Any:
         if isinstance(value, dict):
             if "k" in value and _is_text(value, catalog):
-                return read(value)
+                key = repr(value)
+                if key not in done:
+                    done[key] = read(value)
+                return done[key]
             return {key: rendered(item) for key, item in value.items()}
         if isinstance(value, list):
             return [rendered(item) for item in value]
