@@ -19,6 +19,8 @@ from games.engines.base import canonical_action
 from games.engines.registry import all_engines, get_engine
 from games.exceptions import GameError
 from games.models import GameStatus
+from games.names import seat_names
+from games.texts import render_text, standing_orders_in
 
 #: The queue form offers this many ranked candidates for the next decision.
 QUEUE_FORM_SLOTS = 3
@@ -32,6 +34,10 @@ def page_context(game, seat) -> dict:
     engine = get_engine(game.engine)
     awaited = seat.number in engine.active_seats(game.state)
     suggestions = [] if awaited else engine.queue_suggestions(game.state, seat.number)
+    names = seat_names(game)
+    for suggestion in suggestions:
+        if "text" in suggestion:  # the label in the reader's language
+            suggestion["label"] = render_text(engine.slug, suggestion["text"], names=names)
     labels = {canonical_action(s["action"]): s["label"] for s in suggestions}
     queue = [[labels.get(canonical_action(candidate), json.dumps(candidate, sort_keys=True))
               for candidate in decision] for decision in seat.move_queue]
@@ -49,7 +55,7 @@ def page_context(game, seat) -> dict:
         "orders": [{"name": order["name"], "label": order["label"], "help": order["help"],
                     "choices": order["choices"], "value": own.get(order["name"], ""),
                     "in_force": orders_in_force[order["name"]]}
-                   for order in engine.standing_orders],
+                   for order in standing_orders_in(engine.slug, engine.standing_orders)],
     }}
 
 
@@ -140,6 +146,8 @@ def profile_autoplay(request):
         "auto_play_forced": current["auto_play_forced"],
         "engines": [{"slug": engine.slug, "name": engine.name,
                      "orders": [{**order, "value": current["standing_orders"][engine.slug][
-                         order["name"]]} for order in engine.standing_orders]}
+                         order["name"]]}
+                                for order in standing_orders_in(engine.slug,
+                                                                engine.standing_orders)]}
                     for engine in engines],
     })

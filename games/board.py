@@ -109,6 +109,15 @@ def imperative(text: str, seat: int) -> tuple[str, str]:
     return head.rstrip(". ").strip(), detail.strip()
 
 
+def choice_label(engine_slug: str, item: dict, seat: int,
+                 names: dict[int, str]) -> tuple[str, str]:
+    """(label, detail) of one legal action: the English imperative, or in another language the
+    engine's sentence (the imperative is English grammar)."""
+    if "text" in item and not (translation.get_language() or "en").startswith("en"):
+        return render_text(engine_slug, item["text"], names=names), ""
+    return imperative(item["description"], seat)
+
+
 def present_choices(engine: Engine, legal: list[dict], seat: int,
                     names: dict[int, str]) -> list[dict[str, Any]]:
     """The legal actions as the page lists them: imperatives with players named, identical
@@ -124,10 +133,7 @@ def present_choices(engine: Engine, legal: list[dict], seat: int,
             merged["targets"] = list(dict.fromkeys(
                 merged["targets"] + targets_of(engine.slug, item["action"])))
             continue
-        label, detail = imperative(item["description"], seat)
-        if "text" in item and not (translation.get_language() or "en").startswith("en"):
-            # The imperative is English grammar; other languages show the engine's sentence.
-            label, detail = render_text(engine.slug, item["text"], names=names), ""
+        label, detail = choice_label(engine.slug, item, seat, names)
         choice = {
             "number": len(choices) + 1,
             "index": item["index"],

@@ -9,7 +9,7 @@ unless one is given. English is the engines' own text."""
 from __future__ import annotations
 
 import gettext
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -17,7 +17,7 @@ from typing import Any
 from django.utils import translation
 
 from games.engines.registry import UnknownEngine, get_engine
-from games.engines.texts import ENGLISH, SEAT_KINDS, Catalog, render, text
+from games.engines.texts import ENGLISH, SEAT_KINDS, SHARED_MESSAGES, Catalog, render, text
 from games.names import with_names
 
 LOCALE_DIR = Path(__file__).resolve().parent / "engines" / "locale"
@@ -51,11 +51,11 @@ def reader_language(request) -> str:
     return chosen or translation.get_language() or "en"
 
 
-def render_text(engine_slug: str, message: dict[str, Any], *, language: str | None = None,
-                names: Mapping[int, str] | None = None) -> str:
-    """`message` of `engine_slug`'s engine in `language` (default: the active one), each seat
-    read as its player's name from `names` (a seat without a name: "Seat N", translated)."""
-    engine = get_engine(engine_slug)
+def _renderer(engine_slug: str, language: str | None,
+              names: Mapping[int, str] | None) -> Callable[[dict[str, Any]], str]:
+    """Renders texts of `engine_slug`'s engine in `language` (default: the active one), each
+    seat read as its player's name from `names` (a seat without a name: "Seat N", translated)."""
+    catalog = get_engine(engine_slug).text_catalog or _NO_CATALOG
     language = language or translation.get_language() or "en"
     translations = translations_for(engine_slug, language)
     number = number_format(language)
@@ -65,7 +65,70 @@ def render_text(engine_slug: str, message: dict[str, Any], *, language: str | No
             return names[seat]
         return translations.pgettext(kind, SEAT_KINDS[kind]).replace("{number}", number(seat))
 
-    return render(engine.text_catalog or _NO_CATALOG, message, translations, seat_name, number)
+    return lambda message: render(catalog, message, translations, seat_name, number)
+
+
+def render_text(engine_slug: str, message: dict[str, Any], *, language: str | None = None,
+                names: Mapping[int, str] | None = None) -> str:
+    """`message` of `engine_slug`'s engine in `language` (default: the active one), each seat
+    read as its player's name from `names` (a seat without a name: "Seat N", translated)."""
+    return _renderer(engine_slug, language, names)(message)
+
+
+def _is_text(value: Any, catalog: Catalog) -> bool:
+    """Whether a view's value is a text of the engine (a key it knows, nothing but "k" and
+    "p"), not a dict of its own that merely has a "k"."""
+    key = value.get("k")
+    return (isinstance(key, str) and set(value) <= {"k", "p"}
+            and (key in catalog.messages or key in SHARED_MESSAGES))
+
+
+def view_texts(engine_slug: str, view: Any, *, language: str | None = None,
+               names: Mapping[int, str] | None = None) -> Any:
+    """`view` (an engine's view, or any part of it) with every text in it rendered in
+    `language` (default: the active one), seats named from `names`: what a page, an email or
+    an API client reads. The engine's own view is left as it was."""
+    catalog = get_engine(engine_slug).text_catalog
+    if catalog is None:
+        return view
+    read = _renderer(engine_slug, language, names)
+    # A view repeats many texts (cell labels, tile effects): each is rendered once.
+    done: dict[str, str] = {}
+
+    def rendered(value: Any) -> Any:
+        if isinstance(value, dict):
+            if "k" in value and _is_text(value, catalog):
+                key = repr(value)
+                if key not in done:
+                    done[key] = read(value)
+                return done[key]
+            return {key: rendered(item) for key, item in value.items()}
+        if isinstance(value, list):
+            return [rendered(item) for item in value]
+        return value
+
+    return rendered(view)
+
+
+def standing_orders_in(engine_slug: str, orders: list[dict[str, Any]], *,
+                       language: str | None = None) -> list[dict[str, Any]]:
+    """An engine's standing orders with their label, help and choices in `language` (default:
+    the active one), read by context "<slug>.order" from the engine's catalog where it names
+    them (its names of kind "order"); words it does not name stay English."""
+    catalog = get_engine(engine_slug).text_catalog
+    known = set(catalog.names.get("order", {}).values()) if catalog is not None else set()
+    if not known:
+        return orders
+    translations = translations_for(engine_slug,
+                                   language or translation.get_language() or "en")
+    context = catalog.name_context("order")
+
+    def words(english: str) -> str:
+        return translations.pgettext(context, english) if english in known else english
+
+    return [{**order, "label": words(order["label"]), "help": words(order["help"]),
+             "choices": [{**choice, "label": words(choice["label"])}
+                         for choice in order["choices"]]} for order in orders]
 
 
 def entry_text(entry, viewer_seat: int | None, *, language: str | None = None,

@@ -20,7 +20,7 @@ from games.exceptions import GameError
 from games.forms import GameCreateForm
 from games.models import ActionSource, Game, GameStatus, ReportReason, Seat
 from games.names import seat_names, with_names
-from games.texts import entry_text, render_text
+from games.texts import entry_text, render_text, view_texts
 
 LOG_ENTRIES_SHOWN = 30
 INVITATION_SENT = ("Invitation sent, if that name or email belongs to a player who is not in "
@@ -111,6 +111,8 @@ def game_detail(request, game_id):
                if legal_actions else [])
     awaited = set(selectors.awaiting_seats(game))
     confirm = _confirm_context(request, game, engine, viewer_seat, legal_actions, names)
+    # The board reads the view's texts in the reader's language, players named.
+    shown = view_texts(game.engine, view, names=names) if view is not None else None
     context = {
         "game": game,
         "engine": engine,
@@ -121,8 +123,8 @@ def game_detail(request, game_id):
         "chat": list(
             game.chat_messages.select_related("author").order_by("-created_at")[:50])[::-1],
         "report_reasons": ReportReason.choices,
-        "view": view,
-        "view_json": json.dumps(view, indent=1, sort_keys=True) if view is not None else "",
+        "view": shown,
+        "view_json": json.dumps(shown, indent=1, sort_keys=True) if view is not None else "",
         "legal_actions": legal_actions,
         "choices": choices,
         "tap_keys": sorted({key for choice in choices for key in choice["targets"]}),
@@ -193,10 +195,11 @@ def _preview_of(game, engine, viewer_seat, legal_actions, index, names) -> dict 
     if not 0 <= index < len(legal_actions):
         return None
     item = legal_actions[index]
-    label, detail = board.imperative(item["description"], viewer_seat)
+    label, detail = board.choice_label(game.engine, item, viewer_seat, names)
     return {
         "index": index,
-        "label": with_names(label, names),
+        # Asked as a question ("…?"): a translated sentence's full stop goes.
+        "label": with_names(label, names).rstrip(".。"),
         "detail": with_names(detail, names),
         "changes": board.preview(engine, game.state, viewer_seat, item["action"]),
         "targets": board.targets_of(game.engine, item["action"]),

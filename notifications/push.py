@@ -22,6 +22,7 @@ from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.urls import reverse
 from django.utils import timezone, translation
+from django.utils.translation import gettext, ngettext
 from py_vapid import Vapid
 from pywebpush import WebPushException, webpush
 
@@ -240,11 +241,19 @@ def digests_send(*, now: datetime | None = None) -> int:
                 rows.update(push_status=EmailStatus.SENT)
         except IntegrityError:  # today's digest push already went (or another worker has it)
             continue
-        from notifications.services import absolute
-
-        done, _errors = _send_to_all(user, {
-            "title": "Your Turnpost digest",
-            "body": f"{count} update{'s' if count != 1 else ''} since yesterday",
-            "url": absolute(reverse("notifications:list")), "tag": "digest"})
+        done, _errors = _send_to_all(user, digest_payload(user, count))
         sent += bool(done)
     return sent
+
+
+def digest_payload(user, count: int) -> dict:
+    """The digest push, in the recipient's language as their emails are (numbers in its
+    digits)."""
+    from accounts.templatetags.language_tags import localized_digits
+    from notifications.services import absolute
+
+    with translation.override(user.language or settings.LANGUAGE_CODE):
+        body = ngettext("%(count)s update since yesterday", "%(count)s updates since yesterday",
+                        count) % {"count": count}
+        return {"title": gettext("Your Turnpost digest"), "body": localized_digits(body),
+                "url": absolute(reverse("notifications:list")), "tag": "digest"}

@@ -127,7 +127,8 @@ def _django_active(request) -> bool:
 
 @pytest.fixture(autouse=True)
 def _isolated_data(request, tmp_path):
-    """Each test gets its own outbox and an empty cache (throttle counters included)."""
+    """Each test gets its own outbox and an empty cache (throttle counters included), and
+    leaves the default language active."""
     if not _django_active(request):
         yield
         return
@@ -137,9 +138,13 @@ def _isolated_data(request, tmp_path):
     # Password hashing is deliberately slow; tests only need it to work.
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
     from django.core.cache import cache
+    from django.utils import translation
 
     cache.clear()
     yield
+    # A request leaves the language it was read in active in this thread (LocaleMiddleware does
+    # not undo it): the next test starts in the default language, whatever the order.
+    translation.deactivate()
 
 
 @pytest.fixture

@@ -230,7 +230,8 @@ class Engine(ABC):
 
     def queue_suggestions(self, state: State, seat: int) -> list[dict[str, Any]]:
         """For a seat that is waiting: the actions its next placement could be were it to act
-        now, each {"action", "label"}, from what the seat may see, for the page's queue form
+        now, each {"action", "label"} (and "text", the label as a text, where the engine has
+        one), from what the seat may see, for the page's queue form
         (a conditional move is still checked against the legal actions when its time comes).
         [] when the engine offers none."""
         return []

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import re
 
 import pytest
 from django.core import mail
@@ -192,3 +193,27 @@ def test_the_scripts_strings_come_in_the_pages_language(client):
     chinese = client.get("/jsi18n/", HTTP_ACCEPT_LANGUAGE="zh-CN").content.decode()
     assert json.dumps("已复制") in chinese
     assert 'src="/jsi18n/"' in client.get("/").content.decode()
+
+
+#: Headings of allauth's own pages, from allauth's catalogs (the project does not override them).
+ACCOUNT_PAGES = {
+    "/accounts/login/": {"en": "Sign In", "fa": "ورود", "zh-hans": "登录", "it": "Accedi"},
+    "/accounts/signup/": {"en": "Sign Up", "fa": "ثبت نام", "zh-hans": "注册",
+                          "it": "Registrazione"},
+    "/accounts/password/reset/": {"en": "Reset My Password", "fa": "درخواست بازنشانی",
+                                  "zh-hans": "重置我的密码", "it": "Reimposta la mia password"},
+}
+
+
+@pytest.mark.parametrize("language", ["fa", "zh-hans", "it"])
+@pytest.mark.parametrize("path", sorted(ACCOUNT_PAGES))
+def test_the_account_pages_read_in_the_visitors_language(client, path, language):
+    """Login, signup and password reset are allauth's templates: its catalogs apply, in the
+    language the visitor's browser asks for, right to left in Persian."""
+    response = client.get(path, HTTP_ACCEPT_LANGUAGE=language)
+    assert response.status_code == 200
+    page = response.content.decode()
+    assert f'lang="{language}"' in html_tag(response)
+    assert ACCOUNT_PAGES[path][language] in page
+    # No heading or button stayed English.
+    assert not re.search(rf">\s*{ACCOUNT_PAGES[path]['en']}\s*<", page)

@@ -123,6 +123,31 @@ def test_push_follows_the_email_choices_quiet_hours_and_digest(push_service):
     assert len(push_service.received) == 2
 
 
+#: The digest push in each language: (title, body for 3 updates).
+DIGEST_PUSH = {
+    "fa": ("چکیدهٔ Turnpost شما", "۳ رویداد تازه از دیروز"),
+    "zh-hans": ("你的 Turnpost 摘要", "自昨天以来有 3 条更新"),
+    "it": ("Il tuo riepilogo Turnpost", "3 novità da ieri"),
+    "en": ("Your Turnpost digest", "3 updates since yesterday"),
+}
+
+
+@pytest.mark.parametrize("language", sorted(DIGEST_PUSH))
+def test_the_digest_push_reads_in_the_players_language(push_service, language):
+    player = UserFactory(digest_hour=8, timezone="UTC", language=language)
+    _subscribe(player, push_service, "phone")
+    preference_set(user=player, kind=NotificationKind.MENTION, delivery="digest")
+    for text in ("one", "two", "three"):
+        with committed():
+            notify(user=player, kind=NotificationKind.MENTION,
+                   context={"author": "Ann", "text": text})
+    assert push_service.received == []
+    assert push.digests_send(now=timezone.now().replace(hour=9, minute=0)) == 1
+    payload = push_service.received[-1]["payload"]
+    assert (payload["title"], payload["body"]) == DIGEST_PUSH[language]
+    assert payload["url"].endswith("/notifications/")
+
+
 def test_expired_subscriptions_are_pruned_and_others_still_get_the_push(push_service):
     player = UserFactory()
     _subscribe(player, push_service, "old-phone")

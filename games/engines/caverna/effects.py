@@ -38,6 +38,8 @@ BREEDING_CAVE_FOOD = {0: 0, 1: 1, 2: 2, 3: 3, 4: 5}
 OVERBUILD = {"trader": "spare_part_storage", "spare_part_storage": "trader"}
 WORKING_CAVE_FEEDS = {"wood": {"wood": 1}, "stone": {"stone": 1}, "ore": {"ore": 2}}
 
+#: The supply board's effect line of each tile (texts.py makes them texts, translated in the
+#: catalogs).
 TILE_TEXT = {
     "dwelling": "Room for 1 dwarf.",
     "simple_dwelling_4w2s": "Room for 1 dwarf.",
@@ -94,11 +96,6 @@ LEGACY_TILE_TEXT = {
     "guest_room": '"Either ... or" spaces become "and/or" for you.',
     "weaving_parlor": "+1 food per sheep at once. Bonus: 1 point per sheep (seed).",
 }
-
-
-def tile_text(tile: str, legacy: bool) -> str:
-    """The effect text of `tile` under the game's rules version."""
-    return LEGACY_TILE_TEXT.get(tile, TILE_TEXT[tile]) if legacy else TILE_TEXT[tile]
 
 
 # ----- ownership --------------------------------------------------------------------------------

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from games.engines.texts import text
+
 from . import rules
 from .data import SPACES
 
@@ -185,5 +187,6 @@ def queue_suggestions(state: dict[str, Any], seat: int) -> list[dict[str, Any]]:
     if dwarf is None:
         return []
     return [{"action": {"type": "place", "space": sid},
-             "label": f"A dwarf on {SPACES[sid]['name']}"}
+             "label": f"A dwarf on {SPACES[sid]['name']}",
+             "text": text("cv.queue_place", space=sid)}
             for sid in rules.placements(state, seat, dwarf)]

@@ -1,4 +1,5 @@
-"""JSON Schemas of Caverna's actions and views (served at GET /api/v1/engines/caverna/)."""
+"""JSON Schemas of Caverna's actions and views (served at GET /api/v1/engines/caverna/). The API
+serves a view with its texts rendered in the reader's language, so a text is a string here."""
 
 from __future__ import annotations
 
@@ -61,9 +62,10 @@ _PLAYER = obj({
     "dwarfs": array(obj({"weapon": INT, "placed_on": nullable(STR), "newborn": BOOL})),
     "stables_left": COUNT, "begging": COUNT, "rows": array(array(OBJECT)),
     "animals_fit": BOOL, "family_limit": COUNT, "starting_player": BOOL,
-    "goods": array(obj({"good": STR, "n": INT})),
+    "goods": array(obj({"good": STR, "n": INT, "text": STR})),
     "animal_counts": array(obj({"animal": STR, "icon": STR, "n": COUNT})),
-    "armed": COUNT, "deliveries": array(obj({"good": STR, "rounds_left": COUNT})),
+    "armed": COUNT,
+    "deliveries": array(obj({"good": STR, "good_name": STR, "rounds_left": COUNT})),
 })
 
 VIEW = view("Caverna view", {
@@ -75,11 +77,12 @@ VIEW = view("Caverna view", {
     "harvest_markers": OBJECT,
     "harvest_kinds": OBJECT,
     "hidden_markers": COUNT,
-    "spaces": array(obj({"id": SPACE, "name": STR, "goods": OBJECT, "occupant": nullable(INT),
-                         "round_card": BOOL})),
+    "spaces": array(obj({"id": SPACE, "name": STR, "goods": OBJECT, "goods_text": nullable(STR),
+                         "occupant": nullable(INT), "round_card": BOOL})),
     "future_round_cards_by_stage": OBJECT,
-    "furnishing_tiles": array(obj({"id": STR, "name": STR, "cost": OBJECT, "points": INT,
-                                   "category": STR, "effect": STR, "available": BOOL})),
+    "furnishing_tiles": array(obj({"id": STR, "name": STR, "cost": OBJECT,
+                                   "cost_text": nullable(STR), "points": INT, "category": STR,
+                                   "effect": STR, "available": BOOL})),
     "market_prices": OBJECT,
     "players": array(_PLAYER),
     "players_viewer_first": array(_PLAYER),

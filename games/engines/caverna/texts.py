@@ -1,16 +1,19 @@
 """Caverna's player-facing texts as message keys with parameters (see games.engines.texts):
-each move as the log and the choices show it, and the names of action spaces, furnishing
-tiles, landscape tiles, goods, expedition loot and score rows."""
+each move as the log and the choices show it, the view's wording (decisions, home-board cells,
+furnishing tiles and their effects, the game's own log lines) and the names of action spaces,
+furnishing tiles, landscape tiles, goods, expedition loot and score rows."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
-from games.engines.texts import Catalog, Text, render, text
+from games.engines.texts import Catalog, Parser, Text, render, text
 
 from . import scoring
 from .data import LOOT, SPACES, TILES
-from .effects import TILE_TRADES
+from .effects import LEGACY_TILE_TEXT, TILE_TEXT, TILE_TRADES
+from .orders import ORDERS
 from .rules import ANIMALS, GOODS, LEGACY_RUBY_GOODS, space_actions
 
 MESSAGES: dict[str, Any] = {
@@ -81,7 +84,105 @@ MESSAGES: dict[str, Any] = {
     "cv.node_weekly_market_buy": "buy goods",
     # Score rows.
     "cv.bonus_row": "Bonus: {furnishing}",
+    # The view: names and lists as they stand (bare), goods on a cell, the decision at hand.
+    "cv.space_name": "{space}",
+    "cv.tile_name": "{furnishing}",
+    "cv.loot_name": "{loot}",
+    "cv.good_name": "{good}",
+    "cv.cell": "{cell}",
+    "cv.cell_short": "{short}",
+    "cv.effect": "{effect}",
+    "cv.effect_legacy": "{effect_legacy}",
+    "cv.goods": "{goods}",
+    "cv.plus_amount": "+{n} {good}",
+    # The game's own log lines (written by the rules as sentences, read back by LOG_PARSER).
+    "cv.log_received": "{seat} received {n} {good} from the {source}.",
+    "cv.log_supplier": "{seat} received 1 {good} from a supplier.",
+    "cv.log_overhang": "{seat} let a tile overhang the board and took 2 gold (office room).",
+    "cv.log_new_dwarf": "{seat} welcomed a new dwarf.",
+    "cv.log_round": "Round {round} begins.",
+    "cv.log_round_card": "Round {round} begins: {space} is revealed.",
+    "cv.log_no_harvest": "No harvest this round.",
+    "cv.log_over": "The game is over.",
+    "cv.log_furnished": "{seat} furnished {furnishing}.",
+    "cv.log_slaughtering": "{seat} received {n} more food from the slaughtering cave.",
+    "cv.log_used": "{seat} used the {furnishing}.",
+    "cv.log_paid": "{seat} paid {paid} for {furnishing} (tile effects).",
+    "cv.log_built_for_less": "{seat} built for less thanks to a furnishing tile.",
+    "cv.log_mining_cave": "{seat} needed {n} food less thanks to the mining cave.",
+    "cv.log_working_cave": "{seat} fed a dwarf with {with} in the working cave.",
+    "cv.log_begging": "{seat} took {n} begging marker(s).",
+    # A placement queued while waiting (orders.queue_suggestions).
+    "cv.queue_place": "A dwarf on {space}",
 }
+#: The decision at hand, by its task (the view's "decision").
+DECISIONS = {
+    "turn": "Place a dwarf on an action space",
+    "frame": "Choose the next action of the space (or finish)",
+    "tile": "Choose where the tile goes",
+    "furnish": "Choose a furnishing tile",
+    "furnish_at": "Choose the cavern for the tile",
+    "sow": "Sow grain or vegetables on empty fields",
+    "build": "Choose where to build",
+    "forge": "Choose the weapon strength (ore to pay)",
+    "expedition": "Choose expedition loot",
+    "imitate": "Choose the action space to imitate",
+    "exchange": "Choose how many times to trade",
+    "market": "Buy goods at the Weekly market",
+    "breed_pick": "Choose the animal types to breed",
+    "breed_choice": "Not all newborns fit: choose which to keep",
+    "breed_room": "Not all newborns fit: convert a lone animal to make room, or breed now",
+    "overflow": "Your animals do not fit: convert or release one",
+    "feed": "Feed your dwarfs (convert goods first if you like)",
+    "harvest_choice": "Skip either the field phase or the breeding phase",
+    "protect": "More than 6 goods on a space: pay 1 ruby to keep them?",
+    "final_trades": "Last conversions and trades before scoring (or finish)",
+}
+MESSAGES.update({f"cv.decision_{kind}": wording for kind, wording in DECISIONS.items()})
+_BARE_KEYS = frozenset({"cv.space_name", "cv.tile_name", "cv.loot_name", "cv.good_name",
+                        "cv.cell", "cv.cell_short", "cv.effect", "cv.effect_legacy",
+                        "cv.goods"})
+#: A home-board cell's kind as its label names it (a furnished cavern reads as its tile).
+CELL_LABELS = {
+    "forest": "Forest",
+    "meadow": "Meadow",
+    "field": "Field",
+    "pasture": "Small pasture",
+    "large_pasture": "Large pasture",
+    "rock": "Mountain",
+    "cavern": "Cavern",
+    "tunnel": "Tunnel",
+    "deep_tunnel": "Deep tunnel",
+    "ore_mine": "Ore mine",
+    "ruby_mine": "Ruby mine",
+    "entry": "Entry-level dwelling",
+}
+#: The same, short enough for the cell itself (forest and mountain cells say nothing).
+CELL_SHORT = {
+    "meadow": "Meadow",
+    "field": "Field",
+    "pasture": "Pasture",
+    "large_pasture": "L.pasture",
+    "cavern": "Cavern",
+    "tunnel": "Tunnel",
+    "deep_tunnel": "Deep tun.",
+    "ore_mine": "Ore mine",
+    "ruby_mine": "Ruby mine",
+    "entry": "Entry",
+}
+#: The standing orders' words (orders.ORDERS): "<order>" its label, "<order>.help" its help,
+#: "<order>.<value>" a choice; games.texts.standing_orders_in reads them by context
+#: "caverna.order".
+ORDER_WORDS = {
+    key: words
+    for order in ORDERS
+    for key, words in ((order["name"], order["label"]), (f"{order['name']}.help", order["help"]),
+                       *((f"{order['name']}.{choice['value']}", choice["label"])
+                         for choice in order["choices"]))
+}
+#: The furnishing tiles whose automatic gains the log names ("... from the dog school.").
+_SOURCES = ("stone_carver", "blacksmith", "weaving_parlor", "milking_parlor", "state_parlor",
+            "miner", "dog_school", "seam", "quarry", "breeding_cave")
 _NODE_WORDS = {"take_accumulated", "family_growth", "sow", "build_small_pasture",
                "build_large_pasture", "build_stable", "forge_weapon", "become_starting_player",
                "imitate", "exchange", "weekly_market_buy"}
@@ -99,7 +200,8 @@ CATALOG = Catalog(
     kinds={"seat": "seat", "space": "space", "furnishing": "furnishing", "loot": "loot",
            "landscape": "landscape", "landscapes": "landscape", "landscape_id": "landscape_id",
            "good": "good", "subs": "good_id", "crop": "good_id", "with": "good_id",
-           "animals": "good_id", "category": "category"},
+           "animals": "good_id", "category": "category", "cell": "cell", "short": "cell_short",
+           "effect": "effect", "effect_legacy": "effect_legacy", "source": "source"},
     names={
         "space": {sid: space["name"] for sid, space in SPACES.items()},
         "furnishing": {tid: tile["name"] for tid, tile in TILES.items()},
@@ -111,9 +213,16 @@ CATALOG = Catalog(
         "good": {good: good.replace("_", " ") for good in _ALL_GOODS},
         "good_id": {good: good for good in _ALL_GOODS},
         "category": CATEGORY_NAMES,
+        "cell": CELL_LABELS,
+        "cell_short": CELL_SHORT,
+        "effect": TILE_TEXT,
+        "effect_legacy": LEGACY_TILE_TEXT,
+        "source": {tile: tile.replace("_", " ") for tile in _SOURCES},
+        "order": ORDER_WORDS,
     },
     separators={"spots": " and ", "subs": " and ", "animals": ", ", "goods": ", ",
-                "pay": ", ", "get": ", ", "node": " + ", "landscapes": " or "},
+                "pay": ", ", "get": ", ", "node": " + ", "landscapes": " or ", "paid": ", "},
+    bare=_BARE_KEYS,
 )
 
 
@@ -245,3 +354,54 @@ def row_text(row: str) -> Text:
     if row.startswith(scoring.BONUS_PREFIX):
         return text("cv.bonus_row", furnishing=row[len(scoring.BONUS_PREFIX):])
     return text("category", category=row)
+
+
+# ----- the view's texts -------------------------------------------------------------------------
+
+
+def goods_text(goods: dict[str, int]) -> Text | None:
+    """ "3 wood, 1 stone" (None for no goods)."""
+    return text("cv.goods", goods=_goods(goods)) if goods else None
+
+
+def decision_text(kind: str) -> Text:
+    return (text(f"cv.decision_{kind}") if kind in DECISIONS
+            else text("literal", text=kind))
+
+
+def tile_effect_text(tile: str, legacy: bool) -> Text:
+    """The effect of `tile` as the game's rules version has it (an older version's own
+    wording where its rule differed)."""
+    if legacy and tile in LEGACY_TILE_TEXT:
+        return text("cv.effect_legacy", effect_legacy=tile)
+    return text("cv.effect", effect=tile)
+
+
+# ----- the game's own log -----------------------------------------------------------------------
+
+#: The log lines the rules write (rules.log, effects.log), read back by their templates.
+LOG_KEYS = [key for key in MESSAGES if key.startswith("cv.log_")]
+_BRED = re.compile(r"Seat (\d+) bred (.+)\.\Z")
+
+
+def _paid(words: str) -> list[Text] | Text:
+    if words == "nothing":
+        return text("cv.nothing")
+    parts = []
+    for part in words.split(", "):
+        amount, good = part.split(" ", 1)
+        parts.append(text("cv.amount", n=int(amount), good=_id("good", good)))
+    return parts
+
+
+_LOG_PARSER = Parser(CATALOG, LOG_KEYS, readers={"paid": _paid})
+
+
+def log_text(sentence: str) -> Text:
+    """A line of the game's log as a text (a line no template reads stays a literal)."""
+    bred = _BRED.match(sentence)
+    if bred:
+        animals = bred[2].split(", ")
+        if all(animal in CATALOG.names["good_id"] for animal in animals):
+            return text("cv.breed", seat=int(bred[1]), animals=animals)
+    return _LOG_PARSER.parse(sentence)

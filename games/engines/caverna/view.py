@@ -1,4 +1,6 @@
-"""What a seat (or a spectator) may see, and short sentences for actions.
+"""What a seat (or a spectator) may see, and short sentences for actions. Every word a player
+reads is a text (games.engines.texts: a key with parameters, see texts.py), which the
+presentation layer renders in the reader's language.
 
 Everything on the table is public in Caverna (supplies, boards, weapons). Hidden: the seed and
 RNG counter, the order of round cards not yet revealed, and harvest markers still face down.
@@ -8,11 +10,13 @@ from __future__ import annotations
 
 from typing import Any
 
+from games.engines.texts import Text, text
+
 from . import animals as animal_rules
 from . import board as B
 from . import scoring, texts
-from .data import LOOT, ROUND_CARDS, SPACES, TILES
-from .effects import either_or_is_and_or, tile_text
+from .data import ROUND_CARDS, TILES
+from .effects import either_or_is_and_or
 from .rules import (
     MARKET_PRICES,
     TRADING_DECISIONS,
@@ -25,64 +29,19 @@ from .versions import is_legacy
 #: Parts of an action space that only bring goods (they cost nothing and close no option).
 GOODS_PARTS = ("take_accumulated", "gain", "gain_if", "gain_per")
 
-LOOT_NAMES = {item["id"]: item["name"] for item in LOOT}
-CELL_LABELS = {
-    "forest": "Forest",
-    "meadow": "Meadow",
-    "field": "Field",
-    "pasture": "Small pasture",
-    "large_pasture": "Large pasture",
-    "rock": "Mountain",
-    "cavern": "Cavern",
-    "tunnel": "Tunnel",
-    "deep_tunnel": "Deep tunnel",
-    "ore_mine": "Ore mine",
-    "ruby_mine": "Ruby mine",
-    "entry": "Entry-level dwelling",
-    "room": "",
-}
-DECISION_TEXT = {
-    "turn": "Place a dwarf on an action space",
-    "frame": "Choose the next action of the space (or finish)",
-    "tile": "Choose where the tile goes",
-    "furnish": "Choose a furnishing tile",
-    "furnish_at": "Choose the cavern for the tile",
-    "sow": "Sow grain or vegetables on empty fields",
-    "build": "Choose where to build",
-    "forge": "Choose the weapon strength (ore to pay)",
-    "expedition": "Choose expedition loot",
-    "imitate": "Choose the action space to imitate",
-    "exchange": "Choose how many times to trade",
-    "market": "Buy goods at the Weekly market",
-    "breed_pick": "Choose the animal types to breed",
-    "breed_choice": "Not all newborns fit: choose which to keep",
-    "breed_room": "Not all newborns fit: convert a lone animal to make room, or breed now",
-    "overflow": "Your animals do not fit: convert or release one",
-    "feed": "Feed your dwarfs (convert goods first if you like)",
-    "harvest_choice": "Skip either the field phase or the breeding phase",
-    "protect": "More than 6 goods on a space: pay 1 ruby to keep them?",
-    "final_trades": "Last conversions and trades before scoring (or finish)",
-}
+
+def space_name(sid: str) -> Text:
+    return text("cv.space_name", space=sid)
 
 
-def space_name(sid: str) -> str:
-    return SPACES[sid]["name"]
+def tile_name(tile: str) -> Text:
+    return text("cv.tile_name", furnishing=tile)
 
 
-SHORT = {
-    "forest": "",
-    "meadow": "Meadow",
-    "field": "Field",
-    "pasture": "Pasture",
-    "large_pasture": "L.pasture",
-    "rock": "",
-    "cavern": "Cavern",
-    "tunnel": "Tunnel",
-    "deep_tunnel": "Deep tun.",
-    "ore_mine": "Ore mine",
-    "ruby_mine": "Ruby mine",
-    "entry": "Entry",
-}
+def good_name(good: str) -> Text:
+    return text("cv.good_name", good=good)
+
+
 ANIMAL_ICONS = {"sheep": "🐑", "donkey": "🐴", "wild_boar": "🐗", "cattle": "🐄", "dog": "🐕"}
 
 
@@ -93,18 +52,19 @@ def cell_view(
     legacy: bool = False,
 ) -> dict[str, Any]:
     kind = cell["k"]
-    label = TILES[cell["tile"]]["name"] if kind == "room" else CELL_LABELS[kind]
+    room = kind == "room"
+    short = text("cv.cell_short", short=kind) if kind in texts.CELL_SHORT else ""
     out = {
         "kind": kind,
-        "label": label,
-        "short": TILES[cell["tile"]]["name"] if kind == "room" else SHORT[kind],
+        "label": tile_name(cell["tile"]) if room else text("cv.cell", cell=kind),
+        "short": tile_name(cell["tile"]) if room else short,
         "forest": kind in B.FOREST_KINDS,
         "stable": cell["st"],
-        "effect": tile_text(cell["tile"], legacy) if kind == "room" else "",
-        "covers": TILES[cell["under"]]["name"] if kind == "room" and cell.get("under") else "",
+        "effect": texts.tile_effect_text(cell["tile"], legacy) if room else "",
+        "covers": tile_name(cell["under"]) if room and cell.get("under") else "",
         "animals": animals_here,
         "animal_icons": [
-            {"icon": ANIMAL_ICONS[a], "n": n, "name": a.replace("_", " ")}
+            {"icon": ANIMAL_ICONS[a], "n": n, "name": good_name(a)}
             for a, n in animals_here.items()
             if n
         ],
@@ -113,10 +73,13 @@ def cell_view(
         out["x"], out["y"] = B.xy(index)
         bonus = B.BONUS.get(index)
         if bonus and kind in ("forest", "rock"):
-            out["bonus"] = ", ".join(f"+{v} {g.replace('_', ' ')}" for g, v in bonus.items())
+            out["bonus"] = text("cv.goods", goods=[text("cv.plus_amount", n=v, good=g)
+                                                   for g, v in bonus.items()])
     if kind == "field":
         out["crop"] = cell.get("crop")
         out["crop_count"] = cell.get("n", 0)
+        if out["crop"]:
+            out["crop_text"] = text("cv.amount", n=out["crop_count"], good=out["crop"])
     if kind == "room":
         out["tile"] = cell["tile"]
     return out
@@ -148,16 +111,18 @@ def player_view(state: dict[str, Any], seat: int) -> dict[str, Any]:
         "animals_fit": arrangement["fits"],
         "family_limit": B.family_limit(p["cells"]),
         "starting_player": state["start"] == seat,
-        "goods": [{"good": g, "n": n} for g, n in p["supply"].items() if n],
+        "goods": [{"good": g, "n": n, "text": text("cv.amount", n=n, good=g)}
+                  for g, n in p["supply"].items() if n],
         "animal_counts": [
-            {"animal": a.replace("_", " "), "icon": ANIMAL_ICONS[a], "n": n}
+            {"animal": good_name(a), "icon": ANIMAL_ICONS[a], "n": n}
             for a, n in p["animals"].items()
             if n
         ],
         "armed": sum(1 for d in p["dwarfs"] if d["w"]),
         # Goods still to come from supplier tiles, one per round start.
         "deliveries": [
-            {"good": d["good"], "rounds_left": d["left"]} for d in p.get("deliveries", [])
+            {"good": d["good"], "good_name": good_name(d["good"]), "rounds_left": d["left"]}
+            for d in p.get("deliveries", [])
         ],
     }
 
@@ -169,13 +134,13 @@ def decision_view(state: dict[str, Any]) -> dict[str, Any] | None:
     out = {
         "kind": task["t"],
         "seat": task.get("seat"),
-        "text": DECISION_TEXT.get(task["t"], task["t"]),
+        "text": texts.decision_text(task["t"]),
     }
     if task["t"] in ("frame", "imitate") or "src" in task:
         out["space"] = space_name(task["src"]) if task.get("src") else None
     if task["t"] == "expedition":
         out["level"] = task["level"]
-        out["taken"] = [LOOT_NAMES[i] for i in task["taken"]]
+        out["taken"] = [text("cv.loot_name", loot=i) for i in task["taken"]]
     if task["t"] == "feed":
         out["food_needed"] = food_needed(state, task["seat"], task["mode"])
     if task["t"] == "frame":
@@ -212,28 +177,30 @@ def view(state: dict[str, Any], seat: int | None) -> dict[str, Any]:
                 "id": sid,
                 "name": space_name(sid),
                 "goods": {g: v for g, v in s["goods"].items() if v},
+                "goods_text": texts.goods_text({g: v for g, v in s["goods"].items() if v}),
                 "occupant": s["occ"],
                 "round_card": sid in state["cards"] or sid == "urgent_wish_for_children",
             }
         )
     played = state["rounds"]
-    future_cards: dict[str, list[str]] = {}
+    future_cards: dict[str, list[Text]] = {}
     for card in ROUND_CARDS:
         cid = card["id"]
         if state["n"] not in card["player_counts"] or cid in state["cards"]:
             continue
         if cid == "wish_for_children" and "urgent_wish_for_children" in state["spaces"]:
             continue
-        future_cards.setdefault(str(card["stage"]), []).append(card["name"])
+        future_cards.setdefault(str(card["stage"]), []).append(space_name(cid))
     built = set(state["built"])
     supply_board = [
         {
             "id": tid,
-            "name": t["name"],
+            "name": tile_name(tid),
             "cost": t["cost"],
+            "cost_text": texts.goods_text(t["cost"]),
             "points": t["points"],
             "category": t["category"],
-            "effect": tile_text(tid, is_legacy(state)),
+            "effect": texts.tile_effect_text(tid, is_legacy(state)),
             "available": not t["unique"] or tid not in built,
         }
         for tid, t in TILES.items()
@@ -259,7 +226,7 @@ def view(state: dict[str, Any], seat: int | None) -> dict[str, Any]:
         "players_viewer_first": [players[s] for s in order],
         "you": seat,
         "decision": decision_view(state),
-        "recent": list(state["log"][-8:]),
+        "recent": [texts.log_text(line) for line in state["log"][-8:]],
         "final_scores": final_scores(state),
     }
 
@@ -275,18 +242,12 @@ def final_scores(state: dict[str, Any]) -> list[dict[str, Any]] | None:
             "total": result["scores"][seat],
             "winner": seat in result["winners"],
             "rows": [
-                {"row": _row_name(row), "points": points}
+                {"row": texts.row_text(row), "points": points}
                 for row, points in result["breakdown"][seat].items()
             ],
         }
         for seat in range(state["n"])
     ]
-
-
-def _row_name(row: str) -> str:
-    if row.startswith(scoring.BONUS_PREFIX):
-        return "Bonus: " + TILES[row[len(scoring.BONUS_PREFIX) :]]["name"]
-    return row.replace("_", " ").capitalize()
 
 
 def describe(state: dict[str, Any], seat: int, action: Any) -> str:

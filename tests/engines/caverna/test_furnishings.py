@@ -8,6 +8,8 @@ from games.engines.caverna import effects, engine, scoring
 from games.engines.caverna import rules as R
 from games.engines.caverna.board import family_limit, idx
 from games.engines.caverna.data import TILES
+from games.engines.caverna.texts import english
+from games.engines.texts import text
 
 from .helpers import act, actor, add_space, fresh, legal, place, top, turn_state
 from .test_harvest import at_feeding
@@ -337,7 +339,8 @@ def test_supplier_deliveries_are_shown_on_the_board():
     state, seat = turn_state(3, "supplier-view")
     state, seat = furnish(state, "wood_supplier", stone=1)
     view = engine.view(state, None)
-    assert view["players"][seat]["deliveries"] == [{"good": "wood", "rounds_left": 7}]
+    assert view["players"][seat]["deliveries"] == [
+        {"good": "wood", "good_name": text("cv.good_name", good="wood"), "rounds_left": 7}]
     assert "supplier: 1 wood for 7 more rounds" in render(view, None)
 
 
@@ -668,9 +671,9 @@ def test_phone_board_shows_the_supply_board_with_effects_in_words():
     state, seat = furnish(state, "cuddle_room", wood=1)
     html = render(engine.view(state, seat), seat)
     assert "Furnishing tiles (supply board)" in html
-    for tile, text in effects.TILE_TEXT.items():
+    for tile, effect in effects.TILE_TEXT.items():
         assert TILES[tile]["name"] in html
-        assert text.replace('"', "&quot;").replace("'", "&#x27;") in html, tile
+        assert effect.replace('"', "&quot;").replace("'", "&#x27;") in html, tile
     assert "· built" in html
     # The tile on the home board carries its effect too (a long press on a phone shows it).
     assert f"Cuddle room: {effects.TILE_TEXT['cuddle_room']}" in html
@@ -712,4 +715,5 @@ def test_final_scores_name_each_bonus_tile():
     state["players"][0]["animals"].update(sheep=3, cattle=3)
     state["phase"], state["stack"] = "over", []
     rows = engine.view(state, None)["final_scores"][0]["rows"]
-    assert {"row": "Bonus: Fodder chamber", "points": 2} in rows
+    assert {"row": text("cv.bonus_row", furnishing="fodder_chamber"), "points": 2} in rows
+    assert english(text("cv.bonus_row", furnishing="fodder_chamber")) == "Bonus: Fodder chamber"

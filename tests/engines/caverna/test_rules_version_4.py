@@ -12,6 +12,7 @@ from games.engines.base import InvalidOptions
 from games.engines.caverna import engine, scoring
 from games.engines.caverna import rules as R
 from games.engines.caverna.board import idx
+from games.engines.caverna.texts import english
 
 from .helpers import (
     act,
@@ -265,8 +266,10 @@ def test_guest_room_wish_for_children_still_and_or_every_time():
 
 
 def test_tile_texts_follow_the_games_version():
-    board = {t["id"]: t["effect"] for t in engine.view(fresh(3), 0)["furnishing_tiles"]}
+    board = {t["id"]: english(t["effect"])
+             for t in engine.view(fresh(3), 0)["furnishing_tiles"]}
     assert board["weaving_parlor"].endswith("1 point per 2 sheep.")
     assert "once per game" in board["guest_room"]
-    old = {t["id"]: t["effect"] for t in engine.view(fresh(3, version=3), 0)["furnishing_tiles"]}
+    old = {t["id"]: english(t["effect"])
+           for t in engine.view(fresh(3, version=3), 0)["furnishing_tiles"]}
     assert old["weaving_parlor"].endswith("1 point per sheep (seed).")
