@@ -8,7 +8,8 @@ from django.db.models import Q, QuerySet
 
 from games.engines.registry import get_engine
 from games.models import Game, GameInvitation, GameStatus, InvitationStatus, Seat
-from games.texts import english_text
+from games.names import seat_names
+from games.texts import english_text, view_texts
 
 
 def visible_to(user) -> Q:
@@ -74,11 +75,16 @@ def can_view(game: Game, user) -> bool:
             .exclude(status=InvitationStatus.DECLINED).exists())
 
 
-def game_view_for(game: Game, user) -> dict[str, Any] | None:
-    """The engine's view of the state for this user: their seat's, or a spectator's."""
+def game_view_for(game: Game, user, *, language: str | None = None) -> dict[str, Any] | None:
+    """The engine's view of the state for this user (their seat's, or a spectator's), its texts
+    read in `language` (default: the user's chosen one, else the active one), players named."""
     if game.state is None:
         return None
-    return get_engine(game.engine).view(game.state, viewer_seat_number(game, user))
+    view = get_engine(game.engine).view(game.state, viewer_seat_number(game, user))
+    chosen = (getattr(user, "language", "") if user is not None and user.is_authenticated
+              else "")
+    return view_texts(game.engine, view, language=language or chosen or None,
+                      names=seat_names(game))
 
 
 def legal_actions_for(game: Game, user) -> list[dict[str, Any]]:

@@ -17,7 +17,7 @@ from typing import Any
 from django.utils import translation
 
 from games.engines.registry import UnknownEngine, get_engine
-from games.engines.texts import ENGLISH, SEAT_KINDS, Catalog, render, text
+from games.engines.texts import ENGLISH, SEAT_KINDS, SHARED_MESSAGES, Catalog, render, text
 from games.names import with_names
 
 LOCALE_DIR = Path(__file__).resolve().parent / "engines" / "locale"
@@ -68,6 +68,36 @@ def render_text(engine_slug: str, message: dict[str, Any], *, language: str | No
     return render(engine.text_catalog or _NO_CATALOG, message, translations, seat_name, number)
 
 
+def _is_text(value: Any, catalog: Catalog) -> bool:
+    """Whether a view's value is a text of the engine (a key it knows, nothing but "k" and
+    "p"), not a dict of its own that merely has a "k"."""
+    key = value.get("k")
+    return (isinstance(key, str) and set(value) <= {"k", "p"}
+            and (key in catalog.messages or key in SHARED_MESSAGES))
+
+
+def view_texts(engine_slug: str, view: Any, *, language: str | None = None,
+               names: Mapping[int, str] | None = None) -> Any:
+    """`view` (an engine's view, or any part of it) with every text in it rendered in
+    `language` (default: the active one), seats named from `names`: what a page, an email or
+    an API client reads. The engine's own view is left as it was."""
+    catalog = get_engine(engine_slug).text_catalog
+    if catalog is None:
+        return view
+    language = language or translation.get_language() or "en"
+
+    def rendered(value: Any) -> Any:
+        if isinstance(value, dict):
+            if "k" in value and _is_text(value, catalog):
+                return render_text(engine_slug, value, language=language, names=names)
+            return {key: rendered(item) for key, item in value.items()}
+        if isinstance(value, list):
+            return [rendered(item) for item in value]
+        return value
+
+    return rendered(view)
+
+
 def entry_text(entry, viewer_seat: int | None, *, language: str | None = None,
                names: Mapping[int, str] | None = None, engine_slug: str | None = None) -> str:
     """A log entry as `viewer_seat` may read it, in `language`: from its stored text, or, for
@@ -99,3 +129,16 @@ def took_back_texts(seat_number: int, target) -> dict[str, Any]:
     return {"public_text": text("took_back", seat=seat_number, move=target.public_text),
             "actor_text": text("took_back", seat=seat_number, move=target.actor_text)
             if target.actor_text else None}
+
+
+def component_name(engine_slug: str, kind: str, component: Any, *,
+                   language: str | None = None) -> str:
+    """A component of `engine_slug`'s game named by its id (a good, a colour, a score
+    category: the kinds of its catalog) in `language` (default: the active one); the id itself
+    for one the catalog does not name."""
+    catalog = get_engine(engine_slug).text_catalog
+    table = catalog.names.get(kind, {}) if catalog is not None else {}
+    if component not in table:
+        return str(component)
+    translations = translations_for(engine_slug, language or translation.get_language() or "en")
+    return translations.pgettext(catalog.name_context(kind), table[component])

@@ -10,7 +10,6 @@ from django.http import Http404, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import select_template
 from django.urls import reverse
-from django.utils import translation
 from django.utils.translation import gettext
 from django.views.decorators.http import require_POST
 
@@ -20,7 +19,7 @@ from games.exceptions import GameError
 from games.forms import GameCreateForm
 from games.models import ActionSource, Game, GameStatus, ReportReason, Seat
 from games.names import seat_names, with_names
-from games.texts import entry_text, render_text
+from games.texts import entry_text, render_text, view_texts
 
 LOG_ENTRIES_SHOWN = 30
 INVITATION_SENT = ("Invitation sent, if that name or email belongs to a player who is not in "
@@ -111,6 +110,8 @@ def game_detail(request, game_id):
                if legal_actions else [])
     awaited = set(selectors.awaiting_seats(game))
     confirm = _confirm_context(request, game, engine, viewer_seat, legal_actions, names)
+    # The board reads the view's texts in the reader's language, players named.
+    shown = view_texts(game.engine, view, names=names) if view is not None else None
     context = {
         "game": game,
         "engine": engine,
@@ -121,15 +122,15 @@ def game_detail(request, game_id):
         "chat": list(
             game.chat_messages.select_related("author").order_by("-created_at")[:50])[::-1],
         "report_reasons": ReportReason.choices,
-        "view": view,
-        "view_json": json.dumps(view, indent=1, sort_keys=True) if view is not None else "",
+        "view": shown,
+        "view_json": json.dumps(shown, indent=1, sort_keys=True) if view is not None else "",
         "legal_actions": legal_actions,
         "choices": choices,
         "tap_keys": sorted({key for choice in choices for key in choice["targets"]}),
         "untargeted": [choice for choice in choices if not choice["targets"]],
         # A seat that already made its secret pick may change it; the page folds the choices.
         "picked": bool(choices) and viewer_seat not in awaited and engine.simultaneous,
-        "pick_text": _pick_text(game, view, viewer_seat, names),
+        "pick_text": _pick_text(shown, names),
         "confirm": confirm,
         "log": [(entry, entry_text(entry, entry.seat_number if finished else viewer_seat,
                                    names=names, engine_slug=game.engine))
@@ -151,16 +152,11 @@ def game_detail(request, game_id):
     return render(request, "games/detail.html", context)
 
 
-def _pick_text(game, view, viewer_seat, names) -> str:
-    """The viewer's pending secret pick in words (7 Wonders' view says it)."""
-    you = view.get("you") if isinstance(view, dict) else None
+def _pick_text(shown, names) -> str:
+    """The viewer's pending secret pick in words (7 Wonders' view says it), from the view as
+    the board shows it (its texts already in the reader's language)."""
+    you = shown.get("you") if isinstance(shown, dict) else None
     if isinstance(you, dict) and you.get("pick_text"):
-        if isinstance(you.get("pick"), dict) and not (
-                translation.get_language() or "en").startswith("en"):
-            # A pick read by the one who made it is its own action text.
-            engine = get_engine(game.engine)
-            message = engine.describe_text(game.state, viewer_seat, you["pick"], viewer_seat)
-            return render_text(game.engine, message, names=names)
         return with_names(str(you["pick_text"]), names)
     return ""
 

@@ -298,7 +298,8 @@ class GameDetailSerializer(GameSummarySerializer):
 
     @extend_schema_field(EngineViewField(allow_null=True))
     def get_view(self, game):
-        return selectors.game_view_for(game, self.context["request"].user)
+        request = self.context["request"]
+        return selectors.game_view_for(game, request.user, language=reader_language(request))
 
 
 class ChatMessageSerializer(serializers.ModelSerializer):

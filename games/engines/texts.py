@@ -57,6 +57,8 @@ class Catalog:
     kinds:      parameter name -> kind ("seat", "card", ...); parameters not listed are literal
     names:      kind -> {id: English name}; the msgid of a name, with context "<domain>.<kind>"
     separators: parameter name -> English separator of its list value
+    bare:       keys whose template is only their parameters (a name, a list): nothing to
+                translate, so they are rendered as they are and left out of the msgids
     """
 
     domain: str
@@ -64,6 +66,7 @@ class Catalog:
     kinds: Mapping[str, str] = field(default_factory=dict)
     names: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
     separators: Mapping[str, str] = field(default_factory=dict)
+    bare: frozenset[str] = frozenset()
 
     def template(self, key: str) -> Any:
         return self.messages[key] if key in self.messages else SHARED_MESSAGES[key]
@@ -80,6 +83,8 @@ class Catalog:
         found: list[tuple[str, str, str | None]] = []
         shared = {key: template for key, template in SHARED_MESSAGES.items() if key not in _BARE}
         for key, template in {**self.messages, **shared}.items():
+            if key in self.bare:
+                continue
             if isinstance(template, tuple):
                 found.append((key, template[0], template[1]))
             else:
@@ -110,7 +115,8 @@ def render(catalog: Catalog, message: Text, translations: Any = ENGLISH,
         singular, plural, count = template
         pattern = translations.npgettext(key, singular, plural, params[count])
     else:
-        pattern = template if key in _BARE else translations.pgettext(key, template)
+        pattern = (template if key in _BARE or key in catalog.bare
+                   else translations.pgettext(key, template))
 
     def value_text(name: str, value: Any) -> str:
         if isinstance(value, dict):

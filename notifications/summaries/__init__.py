@@ -10,6 +10,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from games.names import seat_names, with_names
+from games.texts import view_texts
 from notifications.summaries import caverna, generic, seven_wonders, stone_age
 from notifications.summaries.common import Names
 
@@ -30,6 +31,9 @@ def game_lines(engine_slug: str, view: dict[str, Any] | None, names: Mapping[int
     """Short lines for the seat `viewer`, built from the view the engine gives that seat."""
     if not view:
         return []
+    # The lines are English sentences (their wording is not translated yet): the view's own
+    # texts are read in English with them.
+    view = view_texts(engine_slug, view, language="en", names=names)
     render = RENDERERS.get(engine_slug, generic.lines)
     return [with_names(line, names) for line in render(view, Names(names, viewer), viewer)
             if line]

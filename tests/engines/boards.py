@@ -26,11 +26,15 @@ def render_board(slug: str, view: dict[str, Any], *, seat: int | None = None,
         django.setup()
     from django.template import Context, Engine
 
+    from games.texts import view_texts
+
     engine = Engine(dirs=TEMPLATE_DIRS,
                     libraries={"game_tags": "games.templatetags.game_tags",
                                "i18n": "django.templatetags.i18n",
                                "language_tags": "accounts.templatetags.language_tags"})
     template = engine.get_template(f"games/boards/{slug}.html")
+    # As the game page does: the view's texts read in the active language, players named.
+    view = view_texts(slug, view, names=PLAYER_NAMES)
     return template.render(Context({"view": view, "seat": seat, "game": None,
                                     "legal_actions": list(legal_actions),
                                     "seat_names": PLAYER_NAMES}))
