@@ -9,7 +9,7 @@ unless one is given. English is the engines' own text."""
 from __future__ import annotations
 
 import gettext
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -51,11 +51,11 @@ def reader_language(request) -> str:
     return chosen or translation.get_language() or "en"
 
 
-def render_text(engine_slug: str, message: dict[str, Any], *, language: str | None = None,
-                names: Mapping[int, str] | None = None) -> str:
-    """`message` of `engine_slug`'s engine in `language` (default: the active one), each seat
-    read as its player's name from `names` (a seat without a name: "Seat N", translated)."""
-    engine = get_engine(engine_slug)
+def _renderer(engine_slug: str, language: str | None,
+              names: Mapping[int, str] | None) -> Callable[[dict[str, Any]], str]:
+    """Renders texts of `engine_slug`'s engine in `language` (default: the active one), each
+    seat read as its player's name from `names` (a seat without a name: "Seat N", translated)."""
+    catalog = get_engine(engine_slug).text_catalog or _NO_CATALOG
     language = language or translation.get_language() or "en"
     translations = translations_for(engine_slug, language)
     number = number_format(language)
@@ -65,7 +65,14 @@ def render_text(engine_slug: str, message: dict[str, Any], *, language: str | No
             return names[seat]
         return translations.pgettext(kind, SEAT_KINDS[kind]).replace("{number}", number(seat))
 
-    return render(engine.text_catalog or _NO_CATALOG, message, translations, seat_name, number)
+    return lambda message: render(catalog, message, translations, seat_name, number)
+
+
+def render_text(engine_slug: str, message: dict[str, Any], *, language: str | None = None,
+                names: Mapping[int, str] | None = None) -> str:
+    """`message` of `engine_slug`'s engine in `language` (default: the active one), each seat
+    read as its player's name from `names` (a seat without a name: "Seat N", translated)."""
+    return _renderer(engine_slug, language, names)(message)
 
 
 def _is_text(value: Any, catalog: Catalog) -> bool:
@@ -84,12 +91,12 @@ def view_texts(engine_slug: str, view: Any, *, language: str | None = None,
     catalog = get_engine(engine_slug).text_catalog
     if catalog is None:
         return view
-    language = language or translation.get_language() or "en"
+    read = _renderer(engine_slug, language, names)
 
     def rendered(value: Any) -> Any:
         if isinstance(value, dict):
             if "k" in value and _is_text(value, catalog):
-                return render_text(engine_slug, value, language=language, names=names)
+                return read(value)
             return {key: rendered(item) for key, item in value.items()}
         if isinstance(value, list):
             return [rendered(item) for item in value]
