@@ -127,7 +127,8 @@ def _django_active(request) -> bool:
 
 @pytest.fixture(autouse=True)
 def _isolated_data(request, tmp_path):
-    """Each test gets its own outbox and an empty cache (throttle counters included)."""
+    """Each test gets its own outbox and an empty cache (throttle counters included), and
+    leaves no language active behind it."""
     if not _django_active(request):
         yield
         return
@@ -137,9 +138,13 @@ def _isolated_data(request, tmp_path):
     # Password hashing is deliberately slow; tests only need it to work.
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
     from django.core.cache import cache
+    from django.utils import translation
 
     cache.clear()
     yield
+    # A page request leaves its reader's language active in the thread: the next test (a board
+    # rendered without a request, say) must not read in it.
+    translation.deactivate()
 
 
 @pytest.fixture
