@@ -92,17 +92,43 @@ def view_texts(engine_slug: str, view: Any, *, language: str | None = None,
     if catalog is None:
         return view
     read = _renderer(engine_slug, language, names)
+    # A view repeats many texts (cell labels, tile effects): each is rendered once.
+    done: dict[str, str] = {}
 
     def rendered(value: Any) -> Any:
         if isinstance(value, dict):
             if "k" in value and _is_text(value, catalog):
-                return read(value)
+                key = repr(value)
+                if key not in done:
+                    done[key] = read(value)
+                return done[key]
             return {key: rendered(item) for key, item in value.items()}
         if isinstance(value, list):
             return [rendered(item) for item in value]
         return value
 
     return rendered(view)
+
+
+def standing_orders_in(engine_slug: str, orders: list[dict[str, Any]], *,
+                       language: str | None = None) -> list[dict[str, Any]]:
+    """An engine's standing orders with their label, help and choices in `language` (default:
+    the active one), read by context "<slug>.order" from the engine's catalog where it names
+    them (its names of kind "order"); words it does not name stay English."""
+    catalog = get_engine(engine_slug).text_catalog
+    known = set(catalog.names.get("order", {}).values()) if catalog is not None else set()
+    if not known:
+        return orders
+    translations = translations_for(engine_slug,
+                                   language or translation.get_language() or "en")
+    context = catalog.name_context("order")
+
+    def words(english: str) -> str:
+        return translations.pgettext(context, english) if english in known else english
+
+    return [{**order, "label": words(order["label"]), "help": words(order["help"]),
+             "choices": [{**choice, "label": words(choice["label"])}
+                         for choice in order["choices"]]} for order in orders]
 
 
 def entry_text(entry, viewer_seat: int | None, *, language: str | None = None,

@@ -128,7 +128,7 @@ def _django_active(request) -> bool:
 @pytest.fixture(autouse=True)
 def _isolated_data(request, tmp_path):
     """Each test gets its own outbox and an empty cache (throttle counters included), and
-    leaves no language active behind it."""
+    leaves the default language active."""
     if not _django_active(request):
         yield
         return
@@ -142,8 +142,8 @@ def _isolated_data(request, tmp_path):
 
     cache.clear()
     yield
-    # A page request leaves its reader's language active in the thread: the next test (a board
-    # rendered without a request, say) must not read in it.
+    # A request leaves the language it was read in active in this thread (LocaleMiddleware does
+    # not undo it): the next test starts in the default language, whatever the order.
     translation.deactivate()
 
 
