@@ -88,3 +88,16 @@ def test_the_boards_read_in_the_language_without_english(language):
                 assert not leftover, (slug, viewer, sorted(set(leftover)))
                 checked += 1
     assert checked > 40
+
+
+def test_stone_age_standing_orders_read_in_the_players_language():
+    """The automatic-moves form's words (games.texts.standing_orders_in) for Stone Age."""
+    from games.texts import standing_orders_in
+
+    orders = get_engine("stone_age").standing_orders
+    persian = standing_orders_in("stone_age", orders, language="fa")
+    assert [order["name"] for order in persian] == [order["name"] for order in orders]
+    for english, translated in zip(orders, persian, strict=True):
+        assert translated["label"] != english["label"] and translated["help"] != english["help"]
+        assert all(mine["label"] != theirs["label"] for mine, theirs in
+                   zip(translated["choices"], english["choices"], strict=True))

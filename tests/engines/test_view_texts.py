@@ -161,3 +161,28 @@ def test_a_seat_in_a_view_text_is_a_parameter_never_a_word(samples):
             rendered = render(engine.text_catalog, message,
                               seat_name=lambda kind, seat: NAMES[seat])
             assert not re.search(r"\b[Ss]eat \d", rendered), rendered
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_stone_age_standing_orders_and_queued_placements_read_in_the_language(language):
+    """The standing orders' labels, help and choices (names of kind "order") and the placements
+    a waiting seat may queue (their texts) have the language's words, none of them English."""
+    engine = get_engine("stone_age")
+    translations = _strict("stone_age", language)
+    context = engine.text_catalog.name_context("order")
+    words = [translations.pgettext(context, english)
+             for english in engine.text_catalog.names["order"].values()]
+    state = engine.new_game(3, "queue-texts")
+    waiting = next(seat for seat in range(3) if seat not in engine.active_seats(state))
+    suggestions = engine.queue_suggestions(state, waiting)
+    assert suggestions and all(render(engine.text_catalog, item["text"]) == item["label"]
+                               for item in suggestions)
+    words += [render(engine.text_catalog, item["text"], translations) for item in suggestions]
+    for rendered in words:
+        if language == "it":
+            leftover = ENGLISH_WORDS.findall(rendered)
+        else:
+            leftover = [word for word in re.findall(r"[A-Za-z]+", rendered)
+                        if word not in LATIN_KEPT]
+        assert not leftover, (language, rendered)
+    assert len(words) == len(engine.text_catalog.names["order"]) + len(suggestions)

@@ -9,7 +9,7 @@ from typing import Any
 from games.engines.base import IllegalAction
 from games.engines.texts import Catalog, Text, render, sentences, text
 
-from . import data, rules
+from . import data, orders, rules
 from .data import BUILDINGS, CARDS, RESOURCES
 
 _PEOPLE = "count"
@@ -121,6 +121,20 @@ MESSAGES: dict[str, Any] = {
     "sa.bottom_culture": "green: {culture}",
     "sa.bottom_multiplier": "sand: {count} × {multiplier}",
     "sa.points_paid": "value of the resources paid",
+    # A placement queued while waiting (orders.queue_suggestions).
+    "sa.queue_place": ("{count} person on the {location}", "{count} people on the {location}",
+                       _PEOPLE),
+}
+
+#: The standing orders' words (orders.ORDERS): "<order>" its label, "<order>.help" its help,
+#: "<order>.<value>" a choice; games.texts.standing_orders_in reads them by context
+#: "stone_age.order".
+ORDER_WORDS = {
+    key: words
+    for order in orders.ORDERS
+    for key, words in ((order["name"], order["label"]), (f"{order['name']}.help", order["help"]),
+                       *((f"{order['name']}.{choice['value']}", choice["label"])
+                         for choice in order["choices"]))
 }
 
 #: The score breakdown's categories (scoring.CATEGORIES), as the result table labels them.
@@ -145,6 +159,7 @@ CATALOG = Catalog(
         "category": CATEGORY_NAMES,
         "culture": {symbol: symbol for symbol in data.CULTURE_SYMBOLS},
         "multiplier": {kind: kind.replace("_", " ") for kind in data.MULTIPLIER_KINDS},
+        "order": ORDER_WORDS,
     },
     separators={"dice": ", ", "tiles": "/", "pay": " + ", "tools": " + "},
     bare=frozenset({"sa.card_name", "sa.building_name", "sa.location_name"}),
