@@ -144,3 +144,67 @@ def render(catalog: Catalog, message: Text, translations: Any = ENGLISH,
 def placeholders(template: str) -> set[str]:
     """The parameter names a template uses."""
     return set(_FIELD.findall(template))
+
+
+class Parser:
+    """Reads the engine's English sentences back into texts, by the same templates they are
+    written from: for log lines that the rules code writes as sentences. A seat or a component
+    parameter is read by its exact English forms; any other parameter is a number unless
+    `readers` gives it a reader (words -> value, raising ValueError when they do not fit)."""
+
+    def __init__(self, catalog: Catalog, keys: list[str],
+                 readers: Mapping[str, Callable[[str], Any]] | None = None) -> None:
+        self.catalog = catalog
+        self.readers = dict(readers or {})
+        self.by_name = {kind: {name: item for item, name in reversed(table.items())}
+                        for kind, table in catalog.names.items()}
+        self.patterns: list[tuple[str, re.Pattern[str]]] = []
+        for key in keys:
+            template = catalog.messages[key]
+            forms = [template] if isinstance(template, str) else [template[0], template[1]]
+            self.patterns.extend((key, self._pattern(form)) for form in forms)
+
+    def _group(self, name: str) -> str:
+        kind = self.catalog.kinds.get(name)
+        if kind in SEAT_KINDS:
+            return r"[Ss]eat \d+"
+        if kind is not None:
+            names = sorted(self.by_name[kind], key=len, reverse=True)
+            return "|".join(map(re.escape, names))
+        return ".+?" if name in self.readers else r"-?\d+"
+
+    def _pattern(self, template: str) -> re.Pattern[str]:
+        pieces = []
+        position = 0
+        for match in _FIELD.finditer(template):
+            pieces.append(re.escape(template[position:match.start()]))
+            pieces.append(f"(?P<{match[1]}>{self._group(match[1])})")
+            position = match.end()
+        pieces.append(re.escape(template[position:]))
+        return re.compile("".join(pieces) + r"\Z", re.DOTALL)
+
+    def _read(self, name: str, words: str) -> Any:
+        kind = self.catalog.kinds.get(name)
+        if kind in SEAT_KINDS:
+            return int(words.split()[-1])
+        if kind is not None:
+            return self.by_name[kind][words]
+        if name in self.readers:
+            return self.readers[name](words)
+        return int(words)
+
+    def parse(self, sentence: str) -> Text:
+        """The text that renders back to `sentence` exactly; a literal text when none does."""
+        for key, pattern in self.patterns:
+            match = pattern.match(sentence)
+            if match is None:
+                continue
+            try:
+                params = {name: self._read(name, words)
+                          for name, words in match.groupdict().items()}
+            except (ValueError, KeyError):
+                continue
+            candidate = text(key, **params)
+            if render(self.catalog, candidate) == sentence:
+                return candidate
+        return text("literal", text=sentence)
