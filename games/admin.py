@@ -31,6 +31,7 @@ from games.admin_actions import (
 from games.engines.registry import UnknownEngine, get_engine
 from games.models import Action, AuditEntry, ChatMessage, Game, Report, ReportStatus, Seat
 from games.names import seat_names, with_names
+from games.texts import view_texts
 
 STALLED_AFTER = timedelta(days=7)
 
@@ -182,8 +183,9 @@ class GameAdmin(ModerateMixin, ReadOnlyAdminMixin, admin.ModelAdmin):
             view = get_engine(game.engine).view(game.state, None)
         except UnknownEngine:
             return f"(no engine {game.engine!r} installed)"
-        return format_html('<pre class="public-view">{}</pre>',
-                           _json(view, indent=1))
+        # Its texts read as the page shows them, in the moderator's language, players named.
+        shown = view_texts(game.engine, view, names=seat_names(game))
+        return format_html('<pre class="public-view">{}</pre>', _json(shown, indent=1))
 
     def get_urls(self):
         reveal = path("<path:object_id>/reveal/", self.admin_site.admin_view(self.reveal_view),

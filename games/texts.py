@@ -162,3 +162,16 @@ def took_back_texts(seat_number: int, target) -> dict[str, Any]:
     return {"public_text": text("took_back", seat=seat_number, move=target.public_text),
             "actor_text": text("took_back", seat=seat_number, move=target.actor_text)
             if target.actor_text else None}
+
+
+def component_name(engine_slug: str, kind: str, component: Any, *,
+                   language: str | None = None) -> str:
+    """A component of `engine_slug`'s game named by its id (a good, a colour, a score
+    category: the kinds of its catalog) in `language` (default: the active one); the id itself
+    for one the catalog does not name."""
+    catalog = get_engine(engine_slug).text_catalog
+    table = catalog.names.get(kind, {}) if catalog is not None else {}
+    if component not in table:
+        return str(component)
+    translations = translations_for(engine_slug, language or translation.get_language() or "en")
+    return translations.pgettext(catalog.name_context(kind), table[component])

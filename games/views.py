@@ -10,7 +10,6 @@ from django.http import Http404, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import select_template
 from django.urls import reverse
-from django.utils import translation
 from django.utils.translation import gettext
 from django.views.decorators.http import require_POST
 
@@ -131,7 +130,7 @@ def game_detail(request, game_id):
         "untargeted": [choice for choice in choices if not choice["targets"]],
         # A seat that already made its secret pick may change it; the page folds the choices.
         "picked": bool(choices) and viewer_seat not in awaited and engine.simultaneous,
-        "pick_text": _pick_text(game, view, viewer_seat, names),
+        "pick_text": _pick_text(shown, names),
         "confirm": confirm,
         "log": [(entry, entry_text(entry, entry.seat_number if finished else viewer_seat,
                                    names=names, engine_slug=game.engine))
@@ -153,16 +152,11 @@ def game_detail(request, game_id):
     return render(request, "games/detail.html", context)
 
 
-def _pick_text(game, view, viewer_seat, names) -> str:
-    """The viewer's pending secret pick in words (7 Wonders' view says it)."""
-    you = view.get("you") if isinstance(view, dict) else None
+def _pick_text(shown, names) -> str:
+    """The viewer's pending secret pick in words (7 Wonders' view says it), from the view as
+    the board shows it (its texts already in the reader's language)."""
+    you = shown.get("you") if isinstance(shown, dict) else None
     if isinstance(you, dict) and you.get("pick_text"):
-        if isinstance(you.get("pick"), dict) and not (
-                translation.get_language() or "en").startswith("en"):
-            # A pick read by the one who made it is its own action text.
-            engine = get_engine(game.engine)
-            message = engine.describe_text(game.state, viewer_seat, you["pick"], viewer_seat)
-            return render_text(game.engine, message, names=names)
         return with_names(str(you["pick_text"]), names)
     return ""
 

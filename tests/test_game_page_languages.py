@@ -55,3 +55,49 @@ def test_a_seven_wonders_pick_reads_in_the_pickers_language_and_stays_hidden(cli
     other = client.get(f"/games/{game.pk}/").content.decode().replace("&#x27;", "'")
     name = game.seats.get(number=0).player_name
     assert f"{name} ha scelto una carta." in other
+
+
+@pytest.mark.parametrize("language", ["fa", "zh-hans", "it"])
+def test_the_boards_read_in_the_language_without_english(language):
+    """Both boards, for every kind of decision and the end, as a player and a spectator: the
+    engine's texts (rendered by the page) and the template's words in the language. In
+    Persian and Chinese no Latin word is left but the Ages' numerals and wonder sides; in
+    Italian none of the games' English words."""
+    import re
+
+    from django.utils import translation
+
+    from tests.engines.boards import render_board
+    from tests.engines.test_view_texts import ENGLISH_WORDS, LATIN_KEPT, sample_states
+
+    checked = 0
+    with translation.override(language):
+        for slug, state, num_players in sample_states():
+            engine = get_engine(slug)
+            for viewer in (None, *range(num_players)):
+                html = render_board(slug, engine.view(state, viewer), seat=viewer)
+                shown = re.sub(r"(?s)<style.*?</style>|<[^>]+>", " ", html)
+                # The players' names (PLAYER_NAMES, digits in the reader's script), and their
+                # first letters on the tags.
+                shown = re.sub(r"Player\S|Pla", " ", shown)
+                if language == "it":
+                    leftover = ENGLISH_WORDS.findall(shown)
+                else:
+                    leftover = [word for word in re.findall(r"[A-Za-z]+", shown)
+                                if word not in LATIN_KEPT]
+                assert not leftover, (slug, viewer, sorted(set(leftover)))
+                checked += 1
+    assert checked > 40
+
+
+def test_stone_age_standing_orders_read_in_the_players_language():
+    """The automatic-moves form's words (games.texts.standing_orders_in) for Stone Age."""
+    from games.texts import standing_orders_in
+
+    orders = get_engine("stone_age").standing_orders
+    persian = standing_orders_in("stone_age", orders, language="fa")
+    assert [order["name"] for order in persian] == [order["name"] for order in orders]
+    for english, translated in zip(orders, persian, strict=True):
+        assert translated["label"] != english["label"] and translated["help"] != english["help"]
+        assert all(mine["label"] != theirs["label"] for mine, theirs in
+                   zip(translated["choices"], english["choices"], strict=True))

@@ -6,6 +6,7 @@ from django import template
 from django.utils.translation import gettext, ngettext
 
 from games.names import with_names
+from games.texts import component_name
 
 register = template.Library()
 
@@ -34,3 +35,15 @@ def get_item(mapping, key):
 def named(text: str, names: dict) -> str:
     """An engine sentence with "Seat N" replaced by the players' names."""
     return with_names(str(text), names or {})
+
+
+@register.simple_tag(takes_context=True)
+def name_of(context, kind: str, component, separator: str = ", ") -> str:
+    """A component of the board's game by its id ({% name_of "good" d.good %}), or a list of
+    them joined by `separator`, in the reader's language: for the ids a view gives without
+    words (goods, colours, score categories)."""
+    view = context.get("view")
+    slug = view.get("game") if isinstance(view, dict) else None
+    items = component if isinstance(component, (list, tuple)) else [component]
+    return separator.join(component_name(slug, kind, item) if slug else str(item)
+                          for item in items)

@@ -2,7 +2,9 @@
 random games show (states, legal-action lists, views, sentences, refusals, bot and time-out
 moves, results; see tests/perf/fingerprint.py) equals the value recorded from the code before
 that work. A deliberate rules change re-records it with `python -m tests.perf.fingerprint SLUG
-PLAYERS 2` (and bumps the engine's rules_version, as for the golden games)."""
+PLAYERS 2` (and bumps the engine's rules_version, as for the golden games). A change of texts
+alone (words of the views turned into message keys) re-records it too, once the fingerprint with
+`--english` (texts rendered in English) is shown to equal the value before the change."""
 
 from __future__ import annotations
 
@@ -11,10 +13,10 @@ import pytest
 from tests.perf.fingerprint import fingerprint
 
 RECORDED = {
-    ("seven_wonders", 2): "9a06e2e72c69e8a7ef23c82220f8034081ba399bce0dee393a06138a38f1dae1",
-    ("seven_wonders", 7): "7034d1f62d8229fd1b0112a8449d171597d44d338b9a3370e2919b56ba375264",
-    ("stone_age", 2): "8e7b37b1541ad5dffd2a8c5d075b68a45d617f98999164e6ada752b37b9ead63",
-    ("stone_age", 4): "9baf268b9c6f327e4291bbb2a8693d8085aa63c051e812379994e55b12047a8b",
+    ("seven_wonders", 2): "0a916a2c89d91f413ad2fb82133d93a9a3ed0ab5633c48f48b184ade14d7871d",
+    ("seven_wonders", 7): "259d14bd7a949ae49a7877f4dfb0370c95e4f7cfd45c1cd1a5735ea3d0322ad4",
+    ("stone_age", 2): "f2d6c173008089f77d37e70dc41e78fe2a16346b9a6da528b678a495b62e4c06",
+    ("stone_age", 4): "e03259cc78986bf62c6f2133f62a87c020fdce88daffe82ed5658304c208153e",
 }
 
 

@@ -76,18 +76,31 @@ def test_texts_render_back_to_the_english_descriptions(slug, walked):
         assert "literal" not in _keys(stored, set()), sentence
 
 
-def test_every_stone_age_log_line_reads_back_to_its_key():
-    """The rarer lines too (a full tool maker, an empty deck) are read back by their template."""
+def test_the_stone_age_log_holds_texts_not_sentences():
+    """The rules write each log line as a key with parameters (rules.event); none is English
+    to be read back, and each key is one the catalog renders."""
+    engine = get_engine("stone_age")
     catalog = stone_age_texts.CATALOG
-    samples = {"seat": 1, "card": "civ_05", "building": "bld_19", "location": "civ_slot_2",
-               "good": "clay", "dice": [2, 5, 6], "tiles": [3, 2, 2],
-               "pay": [text("sa.amount", amount=2, good="wood"),
-                       text("sa.amount", amount=1, good="gold")]}
-    for key in stone_age_texts.LOG_KEYS:
-        template = catalog.messages[key]
-        names = placeholders(template if isinstance(template, str) else template[0])
-        message = text(key, **{name: samples.get(name, 3) for name in names})
-        assert stone_age_texts.log_text(render(catalog, message)) == message, key
+    keys: set[str] = set()
+    for num_players in (2, 4):
+        state = engine.new_game(num_players, "log-texts")
+        chooser = random.Random(num_players)
+        while not engine.is_over(state):
+            if engine.ready_to_resolve(state):
+                state = engine.resolve(state)
+            else:
+                seat = chooser.choice(engine.active_seats(state))
+                state = engine.apply(state, seat, chooser.choice(engine.legal_actions(state, seat)))
+            for entry in state["last"]:
+                for message in (entry["text"], entry.get("private")):
+                    if message is None:
+                        continue
+                    assert isinstance(message, dict), message
+                    found = _keys(message, set())
+                    assert "literal" not in found and found <= set(catalog.messages), found
+                    keys |= found
+                    assert render(catalog, json.loads(json.dumps(message)))
+    assert {"sa.round", "sa.feeds", "sa.place", "sa.gets"} <= keys
 
 
 def _catalog(language: str, slug: str):

@@ -13,6 +13,8 @@ from django.test import Client
 from games import services
 from games.engines.registry import get_engine
 from games.models import Action
+from games.names import seat_names
+from games.texts import view_texts
 from tests.api.clients import token_of
 from tests.factories import UserFactory, started_game
 from tests.live.conftest import start_server, stop_server
@@ -38,7 +40,10 @@ def test_game_stream_sends_the_snapshot_then_each_move_and_resumes_after_last_ev
     game.refresh_from_db()
     assert snapshot["event"] == "snapshot" and int(snapshot["id"]) == game.version
     assert snapshot["data"]["seat"] == 0
-    assert snapshot["data"]["view"] == json.loads(json.dumps(engine.view(game.state, 0)))
+    # The view as the page shows it: its texts rendered (in English here), players named.
+    shown = view_texts("stone_age", engine.view(game.state, 0), language="en",
+                       names=seat_names(game))
+    assert snapshot["data"]["view"] == json.loads(json.dumps(shown))
 
     versions = play_moves(game.pk, 2)
     seen = stream.events_until(_is_move(versions[-1]))

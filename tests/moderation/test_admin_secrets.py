@@ -16,6 +16,7 @@ from games.engines.registry import get_engine
 from games.exceptions import NotAllowed
 from games.models import ActionSource, AuditEntry, Game
 from games.names import seat_names, with_names
+from games.texts import view_texts
 from tests.factories import UserFactory, committed, started_game
 
 pytestmark = pytest.mark.django_db
@@ -97,7 +98,7 @@ def test_a_moderator_sees_the_public_view_and_no_secret(moderator, game_with_a_p
     change = pages[f"/admin/games/game/{game.pk}/change/"]
     # What a spectator sees is there: wonders, hand sizes, who has picked.
     assert "state (as a spectator sees it)" in change.lower()
-    public = get_engine(game.engine).view(game.state, None)
+    public = view_texts(game.engine, get_engine(game.engine).view(game.state, None))
     for player in public["players"]:
         assert escape(player["wonder"]["name"]) in change
     assert "has_picked" in change and "hand_size" in change

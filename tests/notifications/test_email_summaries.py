@@ -172,10 +172,10 @@ def test_seven_wonders_hand_is_the_readers_and_other_picks_stay_secret():
     picker = play.seat_for(game, first).number
     pick = game.state["picks"][picker]
     assert pick is not None
+    from games.engines.seven_wonders import texts
     from games.engines.seven_wonders.rules import CARD_NAME
-    from games.engines.seven_wonders.view import own_action_text
 
-    pick_text = own_action_text(game.state, picker, pick)
+    pick_text = texts.english(texts.own_action_text(game.state, picker, pick))
     own_lines = section(last_answer_to(first).body, "The game as you see it:")
     assert any(line.startswith("Your pick this turn: " + pick_text) for line in own_lines)
     other = users[1]
@@ -250,9 +250,9 @@ def test_seven_wonders_for_two_the_free_city_pick_is_asked_and_seen_by_its_contr
     game.refresh_from_db()
     city_pick = game.state["free_city"]["pick"]
     assert city_pick is not None
-    from games.engines.seven_wonders.view import own_action_text
+    from games.engines.seven_wonders import texts
 
-    pick_text = own_action_text(game.state, 0, city_pick)
+    pick_text = texts.english(texts.own_action_text(game.state, 0, city_pick))
     own_lines = section(last_answer_to(controller).body, "The game as you see it:")
     assert f"The Free City's pick: {pick_text}" in own_lines
     body = turn_email(game, other).body

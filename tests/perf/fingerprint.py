@@ -9,6 +9,11 @@ the time-out's choice, and the result. A speed change must leave it identical.
 Run it on the code before a change (e.g. `git archive main | tar -x -C DIR`, then run it in
 DIR with this file copied in) and after, and compare; tests/engines/test_behaviour_fingerprint.py
 pins two games per 7 Wonders and Stone Age player count.
+
+A change of texts alone (words turned into message keys with parameters) shows as the same
+fingerprint with `--english`, which renders every text in states and views in English first:
+
+    python -m tests.perf.fingerprint stone_age 4 2 --english
 """
 
 from __future__ import annotations
@@ -20,6 +25,7 @@ import sys
 
 from games.engines.base import IllegalAction
 from games.engines.registry import get_engine
+from tests.engines.english import in_english
 
 #: (engine slug, player counts) fingerprinted by default.
 DEFAULT_CASES = (
@@ -41,10 +47,16 @@ def _refusal(engine, state, seat, action) -> str:
     return "accepted"
 
 
-def fingerprint(slug: str, num_players: int, games: int, *, views_every: int = 1) -> str:
-    """The hex SHA-256 of `games` seeded random games of `slug` at `num_players`."""
+def fingerprint(slug: str, num_players: int, games: int, *, views_every: int = 1,
+                english: bool = False) -> str:
+    """The hex SHA-256 of `games` seeded random games of `slug` at `num_players`; with
+    `english`, of states and views with their texts rendered in English."""
     engine = get_engine(slug)
     digest = hashlib.sha256()
+
+    def shown(value) -> bytes:
+        return _text(in_english(engine, value) if english else value)
+
     viewers = [None, *range(num_players)]
     for index in range(games):
         chooser = random.Random(index)
@@ -52,24 +64,24 @@ def fingerprint(slug: str, num_players: int, games: int, *, views_every: int = 1
         step = 0
         while not engine.is_over(state):
             before = _text(state)
-            digest.update(before)
+            digest.update(shown(state) if english else before)
             if step % views_every == 0:
                 for viewer in viewers:
-                    digest.update(_text(engine.view(state, viewer)))
+                    digest.update(shown(engine.view(state, viewer)))
             active = engine.active_seats(state)
-            digest.update(_text(active))
+            digest.update(shown(active))
             if not active:
                 for viewer in viewers:
                     digest.update(engine.describe_resolution(state, viewer).encode())
                 new_state = engine.resolve(state)
             else:
                 for seat in active:
-                    digest.update(_text(engine.legal_actions(state, seat)))
+                    digest.update(shown(engine.legal_actions(state, seat)))
                 seat = chooser.choice(active)
                 legal = engine.legal_actions(state, seat)
-                digest.update(_text(engine.timeout_action(state, seat)))
+                digest.update(shown(engine.timeout_action(state, seat)))
                 if step % views_every == 0:
-                    digest.update(_text(engine.bot_action(state, seat)))
+                    digest.update(shown(engine.bot_action(state, seat)))
                 idle = [other for other in range(num_players) if other not in active]
                 if idle:
                     digest.update(_refusal(engine, state, idle[0], legal[0]).encode())
@@ -81,14 +93,16 @@ def fingerprint(slug: str, num_players: int, games: int, *, views_every: int = 1
             assert _text(state) == before, "the engine mutated its input"
             state = new_state
             step += 1
-        digest.update(_text(state))
-        digest.update(_text(engine.result(state)))
+        digest.update(shown(state))
+        digest.update(shown(engine.result(state)))
         for viewer in viewers:
-            digest.update(_text(engine.view(state, viewer)))
+            digest.update(shown(engine.view(state, viewer)))
     return digest.hexdigest()
 
 
 def main(argv: list[str]) -> None:
+    english = "--english" in argv
+    argv = [arg for arg in argv if arg != "--english"]
     if argv:
         slug, players, games = argv[0], int(argv[1]), int(argv[2]) if len(argv) > 2 else 3
         cases = [(slug, (players,))]
@@ -96,8 +110,8 @@ def main(argv: list[str]) -> None:
         cases, games = DEFAULT_CASES, 3
     for slug, counts in cases:
         for num_players in counts:
-            print(f"{slug} {num_players}p x{games}: {fingerprint(slug, num_players, games)}",
-                  flush=True)
+            found = fingerprint(slug, num_players, games, english=english)
+            print(f"{slug} {num_players}p x{games}: {found}", flush=True)
 
 
 if __name__ == "__main__":

@@ -57,15 +57,6 @@ STAGE_COST = {
 }
 
 
-def resources_text(counts: dict[str, int]) -> str:
-    parts = []
-    for name in RESOURCES:
-        n = counts.get(name, 0)
-        if n:
-            parts.append(name if n == 1 else f"{n} {name}")
-    return ", ".join(parts)
-
-
 # ----- production ---------------------------------------------------------------------------
 
 

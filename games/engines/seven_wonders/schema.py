@@ -1,4 +1,6 @@
-"""JSON Schemas of 7 Wonders' actions and views (served at GET /api/v1/engines/seven_wonders/)."""
+"""JSON Schemas of 7 Wonders' actions and views (served at GET /api/v1/engines/seven_wonders/).
+The API serves a view with its texts rendered in the reader's language, so a text is a string
+here."""
 
 from __future__ import annotations
 

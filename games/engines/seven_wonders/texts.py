@@ -10,7 +10,7 @@ from games.engines.texts import Catalog, Text, render, text
 
 from .data import CARDS, WONDERS
 from .free_city import FREE_CITY, is_free_city, is_two_player
-from .rules import AGE_NAMES, CARD_NAME, RESOURCES, city_names, left_of, right_of
+from .rules import AGE_NAMES, CARD_NAME, COLORS, RESOURCES, city_names, left_of, right_of
 from .scoring import CATEGORIES
 
 MESSAGES: dict[str, Any] = {
@@ -65,6 +65,35 @@ MESSAGES: dict[str, Any] = {
     "sw.ev_free_city": "The Free City",
     "sw.ev_mine": "You did something.",
     "sw.ev_other": "Something happened.",
+    # The words of the view: names of components, ...
+    "sw.card_name": "{card}",
+    "sw.wonder_name": "{wonder}",
+    "sw.city_name": "{city}",
+    "sw.age_name": "{age}",
+    "sw.free_city": "Free City",
+    # ... what a card or a wonder stage costs and does.
+    "sw.list": "{items}",
+    "sw.resources": "{resources}",
+    "sw.free": "free",
+    "sw.no_effect": "no effect",
+    "sw.eff_produces": "produces {resources}",
+    "sw.eff_produces_one_of": "produces 1 of {choice}",
+    "sw.eff_untradable": "(neighbours cannot buy it)",
+    "sw.eff_shields": ("{n} shield", "{n} shields", "n"),
+    "sw.eff_points": "{n} VP",
+    "sw.eff_coins": "+{n} coins",
+    "sw.eff_science": "science: {symbol}",
+    "sw.eff_science_any": "science: any symbol",
+    "sw.eff_trade": "buy {goods} from {directions} for {price} coin",
+    "sw.eff_coins_per": "{amount} coins per {what} ({whom})",
+    "sw.eff_points_per": "{amount} VP per {what} ({whom})",
+    "sw.per_card": "{colors} card",
+    "sw.per_wonder_stage": "wonder stage",
+    "sw.per_defeat_token": "defeat token",
+    "sw.eff_free_build_once_per_age": "once per Age, build a card for free",
+    "sw.eff_build_from_discard": "build a card from the discard pile for free",
+    "sw.eff_play_seventh_card": "play the last card of each Age too",
+    "sw.eff_copy_neighbor_guild": "copy a neighbour's guild at the end",
 }
 
 CATEGORY_NAMES = {
@@ -72,21 +101,36 @@ CATEGORY_NAMES = {
     "science": "Science", "commercial": "Commercial", "guilds": "Guilds",
 }
 
+#: Where a card may be counted or bought: the neighbours and the city itself.
+DIRECTIONS = ("left", "self", "right")
+SCIENCE_SYMBOLS = ("compass", "gear", "tablet")
+
 CATALOG = Catalog(
     domain="seven_wonders",
     messages=MESSAGES,
     kinds={"seat": "seat", "seller": "seat", "who": "seat_lower", "card": "card",
            "chain": "card", "wonder": "wonder", "city": "city", "resource": "resource",
-           "bought": "resource", "age": "age", "category": "category"},
+           "bought": "resource", "age": "age", "category": "category",
+           "resources": "resource", "choice": "resource", "goods": "resource",
+           "directions": "direction", "whom": "direction", "colors": "color",
+           "color": "color", "symbol": "science"},
     names={
-        "card": dict(CARD_NAME),
+        # By id, and by the name itself: a chain's source cards are named in the data.
+        "card": {**CARD_NAME, **{name: name for name in CARD_NAME.values()}},
         "wonder": {wonder_id: wonder["name"] for wonder_id, wonder in WONDERS.items()},
         "city": {wonder_id: wonder["city"] for wonder_id, wonder in WONDERS.items()},
         "resource": {resource: resource for resource in RESOURCES},
         "age": {age: name for age, name in AGE_NAMES.items()},
         "category": {category: CATEGORY_NAMES[category] for category in CATEGORIES},
+        "direction": {direction: direction for direction in DIRECTIONS},
+        "color": {color: color for color in COLORS},
+        "science": {symbol: symbol for symbol in SCIENCE_SYMBOLS},
     },
-    separators={"parts": " and ", "bought": ", ", "picks": "; "},
+    separators={"parts": " and ", "bought": ", ", "picks": "; ", "items": ", ",
+                "resources": ", ", "choice": "/", "goods": "/", "directions": " and ",
+                "whom": "/", "colors": " or "},
+    bare=frozenset({"sw.card_name", "sw.wonder_name", "sw.city_name", "sw.age_name",
+                    "sw.list", "sw.resources"}),
 )
 
 _CARD_BY_NAME = {name: cid for cid, name in reversed(CARD_NAME.items())}
@@ -243,3 +287,62 @@ def event_text(state: dict[str, Any], event: dict[str, Any], viewer: int | None)
         return text("sw.ev_wonder_chosen", seat=who, city=event["wonder"],
                     side=str(event["side"]))
     return text("sw.ev_mine" if viewer == seat else "sw.ev_other")
+
+
+# ----- the words of the view -------------------------------------------------------------------
+
+SPECIALS = ("free_build_once_per_age", "build_from_discard", "play_seventh_card",
+            "copy_neighbor_guild")
+
+
+def effect_text(effect: dict[str, Any]) -> Text:
+    """What a card or a wonder stage does, in a few words."""
+    parts: list[Text] = []
+    if "produce" in effect:
+        parts.append(text("sw.eff_produces", resources=_resources(effect["produce"])))
+    for group in effect.get("produce_choice", []):
+        parts.append(text("sw.eff_produces_one_of", choice=list(group)))
+    if ("produce" in effect or "produce_choice" in effect) and not effect.get("tradable"):
+        parts.append(text("sw.eff_untradable"))
+    if "shields" in effect:
+        parts.append(text("sw.eff_shields", n=effect["shields"]))
+    if "points" in effect:
+        parts.append(text("sw.eff_points", n=effect["points"]))
+    if "coins" in effect:
+        parts.append(text("sw.eff_coins", n=effect["coins"]))
+    if "science" in effect:
+        symbol = effect["science"]
+        parts.append(text("sw.eff_science_any") if symbol == "any"
+                     else text("sw.eff_science", symbol=symbol))
+    if "trade_discount" in effect:
+        discount = effect["trade_discount"]
+        parts.append(text("sw.eff_trade", goods=list(discount["resources"]),
+                          directions=list(discount["directions"]), price=discount["price"]))
+    for key, message in (("coins_per", "sw.eff_coins_per"), ("points_per", "sw.eff_points_per")):
+        if key in effect:
+            spec = effect[key]
+            what = (text("sw.per_card", colors=list(spec["colors"])) if spec["what"] == "card"
+                    else text(f"sw.per_{spec['what']}"))
+            parts.append(text(message, amount=spec["amount"], what=what,
+                              whom=list(spec["whom"])))
+    if effect.get("special"):
+        parts.append(text(f"sw.eff_{effect['special']}"))
+    return text("sw.list", items=parts) if parts else text("sw.no_effect")
+
+
+def cost_text(coins: int, resources: dict[str, int]) -> Text:
+    """A price in coins and resources ("free" when there is none)."""
+    items = [text("sw.coins", n=coins)] if coins else []
+    if any(resources.values()):
+        items.append(text("sw.resources", resources=_resources(resources)))
+    return text("sw.list", items=items) if items else text("sw.free")
+
+
+def card_name(cid: str) -> Text:
+    return text("sw.card_name", card=cid)
+
+
+def named_card(name: str) -> Text:
+    """A card named by its name in the data (a chain's source card): the name, never an id,
+    says no more than the printed card does."""
+    return text("sw.card_name", card=name)

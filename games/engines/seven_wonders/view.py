@@ -1,4 +1,6 @@
-"""What each seat may see of a 7 Wonders game, and the sentences for the log.
+"""What each seat may see of a 7 Wonders game, and the sentences for the log. Every word a
+player reads in a view is a text (a message key with parameters, games.engines.texts) that the
+presentation layer renders in the reader's language.
 
 Hidden: other seats' hands and pending picks, the deck order and unused guilds, the cards under
 wonder stages, and the discard pile (shown only to Halicarnassus while it chooses from it). With
@@ -9,93 +11,37 @@ from __future__ import annotations
 
 from typing import Any
 
+from games.engines.texts import text
+
 from . import texts
 from .data import CARDS, WONDERS
 from .free_city import FREE_CITY, controller, is_free_city, is_two_player
 from .rules import (
-    AGE_NAMES,
     CARD_COLOR,
-    CARD_NAME,
     COLORS,
     RESOURCES,
     left_of,
     olympia_free_available,
     production,
-    resources_text,
     right_of,
     stage_list,
 )
 from .scoring import CATEGORIES, final_result, score_seat
 
 
-def effect_text(effect: dict[str, Any]) -> str:
-    parts = []
-    if "produce" in effect:
-        parts.append("produces " + resources_text(effect["produce"]))
-    for group in effect.get("produce_choice", []):
-        parts.append("produces 1 of " + "/".join(group))
-    if ("produce" in effect or "produce_choice" in effect) and not effect.get("tradable"):
-        parts.append("(neighbours cannot buy it)")
-    if "shields" in effect:
-        n = effect["shields"]
-        parts.append(f"{n} shield{'s' if n != 1 else ''}")
-    if "points" in effect:
-        parts.append(f"{effect['points']} VP")
-    if "coins" in effect:
-        parts.append(f"+{effect['coins']} coins")
-    if "science" in effect:
-        symbol = effect["science"]
-        parts.append("science: any symbol" if symbol == "any" else f"science: {symbol}")
-    if "trade_discount" in effect:
-        discount = effect["trade_discount"]
-        parts.append(
-            "buy " + "/".join(discount["resources"]) + " from "
-            + " and ".join(discount["directions"]) + f" for {discount['price']} coin"
-        )
-    for key, verb in (("coins_per", "coins"), ("points_per", "VP")):
-        if key in effect:
-            spec = effect[key]
-            what = {"card": " or ".join(spec["colors"]) + " card",
-                    "wonder_stage": "wonder stage", "defeat_token": "defeat token"}[spec["what"]]
-            parts.append(
-                f"{spec['amount']} {verb} per {what} ({'/'.join(spec['whom'])})"
-            )
-    special = effect.get("special")
-    if special:
-        parts.append({
-            "free_build_once_per_age": "once per Age, build a card for free",
-            "build_from_discard": "build a card from the discard pile for free",
-            "play_seventh_card": "play the last card of each Age too",
-            "copy_neighbor_guild": "copy a neighbour's guild at the end",
-        }[special])
-    return ", ".join(parts) or "no effect"
-
-
-def cost_text(coins: int, resources: dict[str, int]) -> str:
-    parts = []
-    if coins:
-        parts.append(f"{coins} coin{'s' if coins != 1 else ''}")
-    if resources:
-        parts.append(resources_text(resources))
-    return ", ".join(parts) or "free"
-
-
 def card_info(cid: str) -> dict[str, Any]:
     card = CARDS[cid]
     return {
         "id": cid,
-        "name": card["name"],
+        "name": texts.card_name(cid),
         "color": card["color"],
         "age": card["age"],
-        "cost": cost_text(card["coins"], card["cost"]),
-        "chain_from": card["chain_from"],
-        "effect": effect_text(card["effect"]),
+        "cost": texts.cost_text(card["coins"], card["cost"]),
+        "chain_from": [texts.named_card(name) for name in card["chain_from"]],
+        "effect": texts.effect_text(card["effect"]),
     }
 
 
-def own_action_text(state: dict[str, Any], seat: int, action: dict[str, Any]) -> str:
-    """The action as the seat that takes it reads it (a Free City action says so)."""
-    return texts.english(texts.own_action_text(state, seat, action))
 
 
 def describe_action(
@@ -118,7 +64,9 @@ def _player_public(state: dict[str, Any], seat: int) -> dict[str, Any]:
             "seat": seat,
             "left": left_of(seat, count),
             "right": right_of(seat, count),
-            "wonder": {"id": player["wonder"], "name": dealt["name"], "city": dealt["city"],
+            "wonder": {"id": player["wonder"],
+                       "name": text("sw.wonder_name", wonder=player["wonder"]),
+                       "city": text("sw.city_name", city=player["wonder"]),
                        "side": None, "resource": dealt["resource"], "stages": [],
                        "stages_built": 0} if dealt else None,
             "coins": player["coins"],
@@ -136,8 +84,8 @@ def _player_public(state: dict[str, Any], seat: int) -> dict[str, Any]:
     made = production(player)
     cards: dict[str, list[dict[str, Any]]] = {color: [] for color in COLORS}
     for cid in player["built"]:
-        cards[CARD_COLOR[cid]].append({"id": cid, "name": CARD_NAME[cid],
-                                       "effect": effect_text(CARDS[cid]["effect"])})
+        cards[CARD_COLOR[cid]].append({"id": cid, "name": texts.card_name(cid),
+                                       "effect": texts.effect_text(CARDS[cid]["effect"])})
     scores, _ = score_seat(state["players"], seat)
     if is_free_city(state, seat):
         picked = state["phase"] == "pick" and state["free_city"]["pick"] is not None
@@ -151,15 +99,15 @@ def _player_public(state: dict[str, Any], seat: int) -> dict[str, Any]:
         "right": right_of(seat, count),
         "wonder": {
             "id": player["wonder"],
-            "name": wonder["name"],
-            "city": wonder["city"],
+            "name": text("sw.wonder_name", wonder=player["wonder"]),
+            "city": text("sw.city_name", city=player["wonder"]),
             "side": player["side"],
             "resource": wonder["resource"],
             "stages": [
                 {
                     "number": index + 1,
-                    "cost": cost_text(0, stage["cost"]),
-                    "effect": effect_text(stage["effect"]),
+                    "cost": texts.cost_text(0, stage["cost"]),
+                    "effect": texts.effect_text(stage["effect"]),
                     "built": index < built_stages,
                 }
                 for index, stage in enumerate(stages)
@@ -183,10 +131,6 @@ def _player_public(state: dict[str, Any], seat: int) -> dict[str, Any]:
         "score_so_far": scores,
         "points_so_far": sum(scores.values()),
     }
-
-
-def _event_text(state: dict[str, Any], event: dict[str, Any], viewer: int | None) -> str:
-    return texts.english(texts.event_text(state, event, viewer))
 
 
 def _role(viewer: int | None, seat: int, count: int) -> str:
@@ -213,7 +157,7 @@ def _result_view(state: dict[str, Any]) -> dict[str, Any]:
             "breakdown": outcome["breakdown"][index],
             "total": outcome["scores"][index],
             "coins": state["players"][index]["coins"],
-            "copied_guild": CARD_NAME[copied] if copied else None,
+            "copied_guild": texts.card_name(copied) if copied else None,
             "winner": index in outcome["winners"],
         }
 
@@ -244,7 +188,7 @@ def build_view(engine: Any, state: dict[str, Any], seat: int | None) -> dict[str
         "game": "seven_wonders",
         "phase": phase,
         "age": state["age"],
-        "age_name": AGE_NAMES[state["age"]],
+        "age_name": text("sw.age_name", age=state["age"]),
         "turn": state["turn"],
         "direction": direction,
         "num_players": count,
@@ -255,7 +199,7 @@ def build_view(engine: Any, state: dict[str, Any], seat: int | None) -> dict[str
             for index in range(count)
         ],
         "discard_count": len(state["discard"]),
-        "events": [_event_text(state, event, seat) for event in state["events"]],
+        "events": [texts.event_text(state, event, seat) for event in state["events"]],
         "conflicts": state["conflicts"],
         "categories": list(CATEGORIES),
         "result": result,
@@ -266,7 +210,7 @@ def build_view(engine: Any, state: dict[str, Any], seat: int | None) -> dict[str
         data["free_city"] = {
             **_player_public(state, FREE_CITY),
             "seat": None,
-            "name": "Free City",
+            "name": text("sw.free_city"),
             "role": _role(seat, FREE_CITY, cities) or "free_city",
             "controller": controller(state) if in_play else None,
             "pile_size": len(state["free_city"]["pile"]),
@@ -281,7 +225,7 @@ def build_view(engine: Any, state: dict[str, Any], seat: int | None) -> dict[str
             for action in legal:
                 if "card" in action and action["type"] != "discard_build":
                     by_card.setdefault(action["card"], []).append(
-                        own_action_text(state, seat, action))
+                        texts.own_action_text(state, seat, action))
             you["hand"] = [
                 {**card_info(cid), "options": by_card.get(cid, [])}
                 for cid in state["hands"][seat]
@@ -289,7 +233,7 @@ def build_view(engine: Any, state: dict[str, Any], seat: int | None) -> dict[str
         pick = state["picks"][seat] if phase == "pick" else None
         if pick is not None:
             you["pick"] = pick
-            you["pick_text"] = own_action_text(state, seat, pick)
+            you["pick_text"] = texts.own_action_text(state, seat, pick)
         if phase == "discard_build" and active == [seat]:
             you["discard"] = [card_info(cid) for cid in sorted(state["discard"])]
         if two_player:
@@ -299,6 +243,6 @@ def build_view(engine: Any, state: dict[str, Any], seat: int | None) -> dict[str
             city_pick = state["free_city"]["pick"] if controls and phase == "pick" else None
             you["free_city_pick"] = city_pick
             you["free_city_pick_text"] = (
-                own_action_text(state, seat, city_pick) if city_pick else None)
+                texts.own_action_text(state, seat, city_pick) if city_pick else None)
         data["you"] = you
     return data

@@ -72,8 +72,6 @@ DICE_FOR_ALL = {
     5: ("tool", None),
     6: ("food_track", None),
 }
-DICE_FOR_ALL_TEXT = {1: "1 wood", 2: "1 clay", 3: "1 stone", 4: "1 gold", 5: "a tool",
-                     6: "+1 food track"}
 
 CULTURE_SYMBOLS = ("art", "medicine", "music", "pottery", "time", "transport", "weaving",
                    "writing")
@@ -206,40 +204,3 @@ BUILDINGS_LIST = [
 ]
 BUILDINGS = {building["id"]: building for building in BUILDINGS_LIST}
 BUILDING_IDS = [building["id"] for building in BUILDINGS_LIST]
-
-
-def card_text(card_id: str) -> str:
-    """The card's top effect in a few words, for views and the log."""
-    top = CARDS[card_id]["top"]
-    kind = top["type"]
-    if kind == "dice_for_all":
-        return "dice for all (each player takes one die's item)"
-    if kind == "food":
-        return f"{top['amount']} food"
-    if kind == "resource":
-        return f"{top['amount']} {top['resource']}"
-    if kind == "resource_by_dice":
-        return f"roll 2 dice ÷{top['divisor']} for {top['resource']} (tools allowed)"
-    if kind == "points":
-        return f"{top['amount']} points"
-    if kind == "tool":
-        return "+1 tool"
-    if kind == "food_track":
-        return "+1 food track"
-    if kind == "extra_card":
-        return "draw a face-down card (scores only at the end)"
-    if kind == "one_use_tool":
-        return f"one-use tool worth {top['value']}"
-    return "2 resources of your choice, once, any time"
-
-
-def bottom_text(card_id: str) -> str:
-    bottom = CARDS[card_id]["bottom"]
-    if "culture" in bottom:
-        return f"green: {bottom['culture']}"
-    kind = bottom["multiplier"].replace("_", " ")
-    return f"sand: {bottom['count']} × {kind}"
-
-
-def building_cost_text(building_id: str) -> str:
-    return BUILDINGS[building_id]["name"]

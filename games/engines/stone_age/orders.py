@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from games.engines.texts import text
+
 from . import rules
 from .bot import RESOLVE_ORDER
 from .data import LOCATION_NAMES, RESOURCES, VALUE
@@ -169,5 +171,7 @@ def queue_suggestions(state: dict[str, Any], seat: int) -> list[dict[str, Any]]:
     for action in rules.placement_actions(state, seat):
         people = "person" if action["count"] == 1 else "people"
         out.append({"action": action, "label": f"{action['count']} {people} on the "
-                                               f"{LOCATION_NAMES[action['location']]}"})
+                                               f"{LOCATION_NAMES[action['location']]}",
+                    "text": text("sa.queue_place", count=action["count"],
+                                 location=action["location"])})
     return out

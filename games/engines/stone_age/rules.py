@@ -13,6 +13,7 @@ from itertools import combinations
 from typing import Any
 
 from games.engines.base import IllegalAction, SeededRandom, match_legal, new_rng_state
+from games.engines.texts import Text, text
 
 from . import data
 from .data import (
@@ -186,14 +187,16 @@ def seat_name(seat: int) -> str:
     return f"Seat {seat}"
 
 
-def pay_text(pay: dict[str, int]) -> str:
-    parts = [f"{pay[kind]} {kind}" for kind in RESOURCES if pay.get(kind)]
-    return " + ".join(parts) if parts else "nothing"
+def pay_text(pay: dict[str, int]) -> list[Text] | Text:
+    """Resources paid or taken, as a text parameter: "2 wood + 1 gold", or "nothing"."""
+    parts = [text("sa.amount", amount=pay[kind], good=kind) for kind in RESOURCES if pay.get(kind)]
+    return parts or text("sa.nothing")
 
 
-def event(state: State, seat: int | None, text: str, private: str | None = None) -> None:
-    """Record what happened: `text` for everyone, `private` (if given) for `seat` only."""
-    entry: dict[str, Any] = {"seat": seat, "text": text}
+def event(state: State, seat: int | None, message: Text, private: Text | None = None) -> None:
+    """Record what happened, as texts (games.engines.texts): `message` for everyone, `private`
+    (if given) for `seat` only. Texts are never changed once written (see APPEND_ONLY)."""
+    entry: dict[str, Any] = {"seat": seat, "text": message}
     if private is not None:
         entry["private"] = private
     state["last"].append(entry)
@@ -259,10 +262,21 @@ def occupants(state: State, location: str) -> dict[int, int]:
     return occupancy(state).get(location, {})
 
 
+#: Why a location may be closed to newcomers, in the words of an illegal action's reason (the
+#: views give the same as texts, texts.closed_text).
+CLOSED_REASONS = {
+    "full": "full", "occupied": "occupied", "no_card": "no card",
+    "no_building": "no building left",
+    "colours": "closed: only {colours} colour(s) allowed",
+    "village": "closed: two village locations are already in use",
+}
+
+
 def location_status(state: State, location: str,
                     occupied: dict[str, dict[int, int]] | None = None
                     ) -> tuple[int | None, str | None]:
-    """(free spaces or None for unlimited, reason it is closed to newcomers or None)."""
+    """(free spaces or None for unlimited, why it is closed to newcomers (a CLOSED_REASONS
+    key) or None)."""
     if occupied is None:
         occupied = occupancy(state)
     num_players = state["num_players"]
@@ -274,7 +288,7 @@ def location_status(state: State, location: str,
         if free <= 0:
             return 0, "full"
         if len(here) >= data.RESOURCE_COLOURS[num_players]:
-            return free, f"closed: only {data.RESOURCE_COLOURS[num_players]} colour(s) allowed"
+            return free, "colours"
         return free, None
     capacity = 2 if location == "hut" else 1
     if here:
@@ -282,13 +296,13 @@ def location_status(state: State, location: str,
     if location in VILLAGE and num_players < 4:
         used = sum(1 for other in VILLAGE if occupied.get(other))
         if used >= data.VILLAGE_USABLE[num_players]:
-            return capacity, "closed: two village locations are already in use"
+            return capacity, "village"
     if location in CARD_SLOTS and state["display"][CARD_SLOTS.index(location)] is None:
-        return 0, "no card"
+        return 0, "no_card"
     if location in BUILDING_STACKS:
         index = BUILDING_STACKS.index(location)
         if index >= len(state["stacks"]) or not state["stacks"][index]:
-            return 0, "no building left"
+            return 0, "no_building"
     return capacity, None
 
 
@@ -631,7 +645,9 @@ def illegal_reason(state: State, seat: int, action: Any) -> str:
             return f"You already placed people on the {data.LOCATION_NAMES[location]} this round."
         _free, closed = location_status(state, location)
         if closed:
-            return f"The {data.LOCATION_NAMES[location]} is {closed}."
+            reason = CLOSED_REASONS[closed].format(
+                colours=data.RESOURCE_COLOURS[state["num_players"]])
+            return f"The {data.LOCATION_NAMES[location]} is {reason}."
         counts = placement_counts(state, seat, location)
         return (f"You may place {', '.join(map(str, counts)) or 'no'} people on the "
                 f"{data.LOCATION_NAMES[location]} now.")
@@ -725,21 +741,22 @@ def resolve(state: State) -> State:
     dice = [rng.randint(1, 6) for _ in range(pending["count"])]
     rng.save(new)
     new["pending"] = None
-    who = seat_name(seat)
     if pending["good"] is None:
         num = new["num_players"]
         dice.sort()
-        event(new, seat, f"{who} rolls {', '.join(map(str, dice))} for everyone "
-                         f"({CARDS[pending['source']]['name']}).")
+        event(new, seat, text("sa.roll_for_all", seat=seat, dice=list(dice),
+                              card=pending["source"]))
         new["pending"] = {"kind": "dice_for_all", "buyer": seat, "dice": dice,
                           "order": [(seat + i) % num for i in range(num)]}
         _settle_dice(new)
     else:
-        where = (f"the {data.LOCATION_NAMES[pending['source']]}"
-                 if pending["source"] in data.LOCATION_NAMES
-                 else CARDS[pending["source"]]["name"])
-        event(new, seat, f"{who} rolls {', '.join(map(str, dice))} = {sum(dice)} for "
-                         f"{pending['good']} ({where}, ÷{pending['divisor']}).")
+        source = pending["source"]
+        at_location = source in data.LOCATION_NAMES
+        event(new, seat, text("sa.roll_at" if at_location else "sa.roll_card", seat=seat,
+                              dice=list(dice), total=sum(dice), good=pending["good"],
+                              location=source if at_location else None,
+                              card=None if at_location else source,
+                              divisor=pending["divisor"]))
         _start_roll(new, seat, pending["source"], pending["good"], pending["divisor"], dice)
     _advance(new)
     return new
@@ -749,15 +766,14 @@ def _do_place(state: State, seat: int, location: str, count: int) -> None:
     player = state["players"][seat]
     player["placed"][location] = count
     player["unplaced"] -= count
-    what = data.LOCATION_NAMES[location]
     if location in CARD_SLOTS:
-        card = state["display"][CARD_SLOTS.index(location)]
-        what += f" ({CARDS[card]['name']})"
+        event(state, seat, text("sa.place_card", seat=seat, count=count, location=location,
+                                card=state["display"][CARD_SLOTS.index(location)]))
     elif location in BUILDING_STACKS:
-        top = state["stacks"][BUILDING_STACKS.index(location)][0]
-        what += f" ({BUILDINGS[top]['name']})"
-    people = "person" if count == 1 else "people"
-    event(state, seat, f"{seat_name(seat)} places {count} {people} on the {what}.")
+        event(state, seat, text("sa.place_building", seat=seat, count=count, location=location,
+                                building=state["stacks"][BUILDING_STACKS.index(location)][0]))
+    else:
+        event(state, seat, text("sa.place", seat=seat, count=count, location=location))
     # Next seat clockwise that can still place; the phase ends when nobody can.
     num = state["num_players"]
     for offset in range(1, num + 1):
@@ -774,7 +790,7 @@ def _start_actions(state: State) -> None:
     state["phase"] = "actions"
     state["action_queue"] = [(first + i) % num for i in range(num)]
     state["turn"] = state["action_queue"][0]
-    event(state, None, "All people are placed; actions begin.")
+    event(state, None, text("sa.placed"))
 
 
 def _ask_roll(state: State, seat: int, source: str, count: int, good: str | None,
@@ -786,28 +802,25 @@ def _ask_roll(state: State, seat: int, source: str, count: int, good: str | None
 def _do_resolve(state: State, seat: int, location: str) -> None:
     player = state["players"][seat]
     count = player["placed"].pop(location)
-    name = data.LOCATION_NAMES[location]
-    who = seat_name(seat)
     if location in GATHERING:
         good, divisor = GATHERING[location]
-        people = "person" if count == 1 else "people"
-        event(state, seat, f"{who} works the {name} with {count} {people}.")
+        event(state, seat, text("sa.work", seat=seat, location=location, count=count))
         _ask_roll(state, seat, location, count, good, divisor)
     elif location == "tool_maker":
         if gain_tool(player):
-            event(state, seat, f"{who} makes a tool (tools now {_tiles_text(player)}).")
+            event(state, seat, text("sa.make_tool", seat=seat, tiles=_tiles_text(player)))
         else:
-            event(state, seat, f"{who} visits the tool maker but already has 4/4/4 tools.")
+            event(state, seat, text("sa.tool_maker_full", seat=seat))
     elif location == "hut":
         if gain_person(player):
-            event(state, seat, f"{who} gains a person in the hut ({player['people']} people).")
+            event(state, seat, text("sa.hut", seat=seat, people=player["people"]))
         else:
-            event(state, seat, f"{who} visits the hut but already has 10 people.")
+            event(state, seat, text("sa.hut_full", seat=seat))
     elif location == "field":
         if gain_food_track(player):
-            event(state, seat, f"{who} raises the food track to {player['food_track']}.")
+            event(state, seat, text("sa.food_track", seat=seat, level=player["food_track"]))
         else:
-            event(state, seat, f"{who} works the field but the food track is already at 10.")
+            event(state, seat, text("sa.field_full", seat=seat))
     elif location in CARD_SLOTS:
         card = state["display"][CARD_SLOTS.index(location)]
         cost = data.SLOT_COST[location]
@@ -815,8 +828,7 @@ def _do_resolve(state: State, seat: int, location: str) -> None:
             state["pending"] = {"kind": "buy_card", "seat": seat, "location": location,
                                 "card": card}
         else:
-            event(state, seat, f"{who} cannot pay {cost} resource(s) for "
-                               f"{CARDS[card]['name']}; the card stays.")
+            event(state, seat, text("sa.card_unpaid", seat=seat, cost=cost, card=card))
     elif location in BUILDING_STACKS:
         building = state["stacks"][BUILDING_STACKS.index(location)][0]
         if affordable_with_card(player, lambda have: building_affordable(have, building)):
@@ -825,14 +837,14 @@ def _do_resolve(state: State, seat: int, location: str) -> None:
             if BUILDINGS[building]["cost"]["type"] == "any":
                 normalise_steps(state, state["pending"])
         else:
-            event(state, seat, f"{who} cannot pay for the building "
-                               f"({BUILDINGS[building]['name']}); it stays.")
+            event(state, seat, text("sa.building_unpaid", seat=seat, building=building))
     else:  # pragma: no cover
         raise AssertionError(location)
 
 
-def _tiles_text(player: dict) -> str:
-    return "/".join(str(tile["value"]) for tile in player["tools"]) or "none"
+def _tiles_text(player: dict) -> list[int] | Text:
+    """The tool tiles' values as a text parameter: "3/2/2", or "none"."""
+    return [tile["value"] for tile in player["tools"]] or text("sa.none")
 
 
 def _start_roll(state: State, seat: int, source: str, good: str, divisor: int,
@@ -852,8 +864,11 @@ def _gain_yield(state: State, seat: int, good: str, amount: int, total: int, bon
         player["food"] += amount
     else:
         player["resources"][good] += amount
-    with_tools = f" + {bonus} from tools = {total + bonus}" if bonus else ""
-    event(state, seat, f"{seat_name(seat)} gets {amount} {good} ({total}{with_tools}).")
+    if bonus:
+        event(state, seat, text("sa.gets_with_tools", seat=seat, amount=amount, good=good,
+                                total=total, bonus=bonus, sum=total + bonus))
+    else:
+        event(state, seat, text("sa.gets", seat=seat, amount=amount, good=good, total=total))
 
 
 def _do_use_tools(state: State, seat: int, tiles: list[int],
@@ -878,15 +893,15 @@ def _take_die(state: State, pending: dict, seat: int, face: int) -> None:
     pending["order"].pop(0)
     player = state["players"][seat]
     kind, resource = data.DICE_FOR_ALL[face]
-    text = data.DICE_FOR_ALL_TEXT[face]
     if kind == "resource":
         player["resources"][resource] += 1
+        event(state, seat, text("sa.die_resource", seat=seat, face=face, good=resource))
     elif kind == "tool":
-        if not gain_tool(player):
-            text += " (but tools are already 4/4/4)"
-    elif not gain_food_track(player):
-        text += " (but the food track is already at 10)"
-    event(state, seat, f"{seat_name(seat)} takes the {face}: {text}.")
+        key = "sa.die_tool" if gain_tool(player) else "sa.die_tool_full"
+        event(state, seat, text(key, seat=seat, face=face))
+    else:
+        key = "sa.die_food_track" if gain_food_track(player) else "sa.die_food_track_full"
+        event(state, seat, text(key, seat=seat, face=face))
 
 
 def _settle_dice(state: State) -> None:
@@ -911,49 +926,48 @@ def _do_buy_card(state: State, seat: int, pay: dict[str, int]) -> None:
     state["display"][CARD_SLOTS.index(pending["location"])] = None
     player["cards"].append(card_id)
     state["pending"] = None
-    who = seat_name(seat)
-    event(state, seat, f"{who} pays {pay_text(pay)} for {CARDS[card_id]['name']}.")
+    event(state, seat, text("sa.pays_for_card", seat=seat, pay=pay_text(pay), card=card_id))
     top = CARDS[card_id]["top"]
     kind = top["type"]
     if kind == "dice_for_all":
         _ask_roll(state, seat, card_id, state["num_players"], None, None)
     elif kind == "food":
         player["food"] += top["amount"]
-        event(state, seat, f"{who} takes {top['amount']} food.")
+        event(state, seat, text("sa.takes", seat=seat, amount=top["amount"], good="food"))
     elif kind == "resource":
         player["resources"][top["resource"]] += top["amount"]
-        event(state, seat, f"{who} takes {top['amount']} {top['resource']}.")
+        event(state, seat, text("sa.takes", seat=seat, amount=top["amount"],
+                                good=top["resource"]))
     elif kind == "resource_by_dice":
         _ask_roll(state, seat, card_id, top["dice"], top["resource"], top["divisor"])
     elif kind == "points":
         player["score"] += top["amount"]
         player["points"]["cards"] += top["amount"]
-        event(state, seat, f"{who} scores {top['amount']} points.")
+        event(state, seat, text("sa.scores", seat=seat, amount=top["amount"]))
     elif kind == "tool":
         if gain_tool(player):
-            event(state, seat, f"{who} gains a tool (tools now {_tiles_text(player)}).")
+            event(state, seat, text("sa.gains_tool", seat=seat, tiles=_tiles_text(player)))
         else:
-            event(state, seat, f"{who} already has 4/4/4 tools.")
+            event(state, seat, text("sa.tools_full", seat=seat))
     elif kind == "food_track":
         if gain_food_track(player):
-            event(state, seat, f"{who} raises the food track to {player['food_track']}.")
+            event(state, seat, text("sa.food_track", seat=seat, level=player["food_track"]))
         else:
-            event(state, seat, f"{who}'s food track is already at 10.")
+            event(state, seat, text("sa.food_track_full", seat=seat))
     elif kind == "extra_card":
         if state["deck"]:
             extra = state["deck"].pop(0)
             player["cards"].append(extra)
-            event(state, seat, f"{who} draws a face-down card from the deck.",
-                  private=f"{who} draws {CARDS[extra]['name']} face down (scores only at "
-                          "the end).")
+            event(state, seat, text("sa.draws_hidden", seat=seat),
+                  private=text("sa.draws_card", seat=seat, card=extra))
         else:
-            event(state, seat, f"{who} would draw a card but the deck is empty.")
+            event(state, seat, text("sa.deck_empty", seat=seat))
     elif kind == "one_use_tool":
         player["one_use"].append(card_id)
-        event(state, seat, f"{who} keeps a one-use tool worth {top['value']}.")
+        event(state, seat, text("sa.keeps_one_use", seat=seat, value=top["value"]))
     elif kind == "any_two_resources":
         player["two_resources"].append(card_id)
-        event(state, seat, f"{who} keeps the card for 2 resources of choice.")
+        event(state, seat, text("sa.keeps_two_resources", seat=seat))
     else:  # pragma: no cover
         raise AssertionError(kind)
 
@@ -972,11 +986,11 @@ def _finish_building(state: State, seat: int, pay: dict[str, int]) -> None:
     player["score"] += points
     player["points"]["buildings"] += points
     state["pending"] = None
-    event(state, seat, f"{seat_name(seat)} pays {pay_text(pay)} for the building "
-                       f"({BUILDINGS[building_id]['name']}) and scores {points} points.")
+    event(state, seat, text("sa.buys_building", seat=seat, pay=pay_text(pay),
+                            building=building_id, points=points))
     if not stack:
         state["last_stack_emptied"] = True
-        event(state, None, "A building stack is empty: this is the last round.")
+        event(state, None, text("sa.stack_empty"))
 
 
 def _do_pay_step(state: State, seat: int, amount: int) -> None:
@@ -995,8 +1009,8 @@ def _do_pay_step(state: State, seat: int, amount: int) -> None:
         player = state["players"][seat]
         _pay(player, pay)
         state["pending"] = None
-        event(state, seat, f"{seat_name(seat)} feeds the missing {pending['shortfall']} with "
-                           f"{pay_text(pay)}.")
+        event(state, seat, text("sa.feeds_missing", seat=seat, shortfall=pending["shortfall"],
+                                pay=pay_text(pay)))
     else:
         _finish_building(state, seat, pay)
 
@@ -1004,11 +1018,11 @@ def _do_pay_step(state: State, seat: int, amount: int) -> None:
 def _do_decline(state: State, seat: int) -> None:
     pending = state["pending"]
     if pending["kind"] == "buy_card":
-        what = CARDS[pending["card"]]["name"]
+        declined = text("sa.declines_card", seat=seat, card=pending["card"])
     else:
-        what = f"the building ({BUILDINGS[pending['building']]['name']})"
+        declined = text("sa.declines_building", seat=seat, building=pending["building"])
     state["pending"] = None
-    event(state, seat, f"{seat_name(seat)} declines {what}.")
+    event(state, seat, declined)
 
 
 def _do_penalty(state: State, seat: int) -> None:
@@ -1017,7 +1031,7 @@ def _do_penalty(state: State, seat: int) -> None:
     player["points"]["penalties"] += 1
     shortfall = state["pending"]["shortfall"]
     state["pending"] = None
-    event(state, seat, f"{seat_name(seat)} is {shortfall} food short and loses 10 points.")
+    event(state, seat, text("sa.short_penalty", seat=seat, shortfall=shortfall))
 
 
 def _do_two_resources(state: State, seat: int, take: dict[str, int]) -> None:
@@ -1025,8 +1039,7 @@ def _do_two_resources(state: State, seat: int, take: dict[str, int]) -> None:
     card_id = player["two_resources"].pop(0)
     for kind in RESOURCES:
         player["resources"][kind] += take[kind]
-    event(state, seat, f"{seat_name(seat)} uses {CARDS[card_id]['name']} to take "
-                       f"{pay_text(take)}.")
+    event(state, seat, text("sa.uses_card", seat=seat, card=card_id, pay=pay_text(take)))
     pending = state["pending"]
     if pending is not None and "step" in pending:
         # Holdings changed: start the payment over so every kind can be chosen again.
@@ -1077,17 +1090,16 @@ def _start_feeding(state: State) -> None:
     first = state["first_player"]
     state["phase"] = "feeding"
     state["feeding_queue"] = [(first + i) % num for i in range(num)]
-    event(state, None, "Feeding.")
+    event(state, None, text("sa.feeding"))
 
 
 def _feed(state: State, seat: int) -> None:
     player = state["players"][seat]
     player["food"] += player["food_track"]
     need = player["people"]
-    who = seat_name(seat)
     if player["food"] >= need:
         player["food"] -= need
-        event(state, seat, f"{who} feeds {need} people ({player['food']} food left).")
+        event(state, seat, text("sa.feeds", seat=seat, people=need, food=player["food"]))
         return
     shortfall = need - player["food"]
     player["food"] = 0
@@ -1095,14 +1107,13 @@ def _feed(state: State, seat: int) -> None:
     if not can_pay:
         player["score"] -= data.FEEDING_PENALTY
         player["points"]["penalties"] += 1
-        event(state, seat, f"{who} is {shortfall} food short, cannot pay it with resources "
-                           "and loses 10 points.")
+        event(state, seat, text("sa.short_unpayable", seat=seat, shortfall=shortfall))
         return
     pending = {"kind": "feeding", "seat": seat, "shortfall": shortfall, "step": 0,
                "chosen": no_resources()}
     state["pending"] = pending
     normalise_steps(state, pending)
-    event(state, seat, f"{who} is {shortfall} food short.")
+    event(state, seat, text("sa.short", seat=seat, shortfall=shortfall))
 
 
 def _end_round(state: State) -> None:
@@ -1127,8 +1138,7 @@ def _end_round(state: State) -> None:
     state["phase"] = "placement"
     state["turn"] = state["first_player"]
     state["action_queue"] = []
-    event(state, None, f"Round {state['round']} begins; {seat_name(state['first_player'])} "
-                       "is the start player.")
+    event(state, None, text("sa.round", round=state["round"], seat=state["first_player"]))
 
 
 def _game_over(state: State, reason: str) -> None:
@@ -1136,6 +1146,6 @@ def _game_over(state: State, reason: str) -> None:
     state["ended_by"] = reason
     state["turn"] = None
     if reason == "buildings":
-        event(state, None, "A building stack ran out: the game ends after this round.")
+        event(state, None, text("sa.end_buildings"))
     else:
-        event(state, None, "Not enough civilization cards to refill the display: the game ends.")
+        event(state, None, text("sa.end_cards"))

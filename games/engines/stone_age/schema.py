@@ -1,4 +1,5 @@
-"""JSON Schemas of Stone Age's actions and views (served at GET /api/v1/engines/stone_age/)."""
+"""JSON Schemas of Stone Age's actions and views (served at GET /api/v1/engines/stone_age/). The
+API serves a view with its texts rendered in the reader's language, so a text is a string here."""
 
 from __future__ import annotations
 

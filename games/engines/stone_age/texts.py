@@ -1,17 +1,15 @@
-"""Stone Age's player-facing texts as message keys with parameters (see games.engines.texts).
-
-The rules code writes its log lines as English sentences; they are read back into keys and
-parameters here by the very templates below, so a rules change that adds a line without a
-template shows up as a "literal" text (the completeness tests fail on any)."""
+"""Stone Age's player-facing texts as message keys with parameters (see games.engines.texts):
+the log lines the rules write (rules.event), the sentences of `describe`, and the words of the
+views (decisions, cards, buildings, score lines)."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from games.engines.base import IllegalAction
-from games.engines.texts import Catalog, Parser, Text, render, sentences, text
+from games.engines.texts import Catalog, Text, render, sentences, text
 
-from . import data, rules
+from . import data, orders, rules
 from .data import BUILDINGS, CARDS, RESOURCES
 
 _PEOPLE = "count"
@@ -87,10 +85,57 @@ MESSAGES: dict[str, Any] = {
     "sa.acts": "{seat} acts.",
     "sa.nothing_resolved": "Nothing was resolved.",
     "sa.dice_rolled": "Dice rolled.",
+    # The words of the view: names of components, ...
+    "sa.card_name": "{card}",
+    "sa.building_name": "{building}",
+    "sa.location_name": "{location}",
+    # ... the decision at hand, ...
+    "sa.decision_placement": "{seat} places people.",
+    "sa.decision_resolve": "{seat} chooses the next location to resolve.",
+    "sa.decision_roll": "Rolling {count} dice for {seat}…",
+    "sa.decision_tools": ("{seat} rolled {dice} = {total} for {good} (÷{divisor}) and chooses "
+                          "tools."),
+    "sa.decision_dice_for_all": "{seat} picks one of the dice {dice}.",
+    "sa.decision_buy_card": "{seat} may buy {card} for {cost} resource(s).",
+    "sa.decision_buy_building": "{seat} may buy the building ({building}).",
+    "sa.decision_feeding": ("{seat} is {shortfall} food short: pay with resources or lose 10 "
+                            "points."),
+    "sa.die_item_tool": "a tool",
+    "sa.die_item_food_track": "+1 food track",
+    # ... why a location takes no one now, ...
+    "sa.closed_full": "full",
+    "sa.closed_occupied": "occupied",
+    "sa.closed_no_card": "no card",
+    "sa.closed_no_building": "no building left",
+    "sa.closed_colours": "closed: only {colours} colour(s) allowed",
+    "sa.closed_village": "closed: two village locations are already in use",
+    # ... the cards' two halves and the buildings' points.
+    "sa.top_dice_for_all": "dice for all (each player takes one die's item)",
+    "sa.top_roll": "roll 2 dice ÷{divisor} for {good} (tools allowed)",
+    "sa.top_points": "{amount} points",
+    "sa.top_tool": "+1 tool",
+    "sa.top_food_track": "+1 food track",
+    "sa.top_extra_card": "draw a face-down card (scores only at the end)",
+    "sa.top_one_use": "one-use tool worth {value}",
+    "sa.top_two_resources": "2 resources of your choice, once, any time",
+    "sa.bottom_culture": "green: {culture}",
+    "sa.bottom_multiplier": "sand: {count} × {multiplier}",
+    "sa.points_paid": "value of the resources paid",
+    # A placement queued while waiting (orders.queue_suggestions).
+    "sa.queue_place": ("{count} person on the {location}", "{count} people on the {location}",
+                       _PEOPLE),
 }
-LOG_KEYS = [key for key in MESSAGES if key not in (
-    "sa.amount", "sa.nothing", "sa.none", "sa.one_use", "sa.illegal", "sa.adds_tools",
-    "sa.adds_no_tools", "sa.sets_aside", "sa.acts", "sa.nothing_resolved", "sa.dice_rolled")]
+
+#: The standing orders' words (orders.ORDERS): "<order>" its label, "<order>.help" its help,
+#: "<order>.<value>" a choice; games.texts.standing_orders_in reads them by context
+#: "stone_age.order".
+ORDER_WORDS = {
+    key: words
+    for order in orders.ORDERS
+    for key, words in ((order["name"], order["label"]), (f"{order['name']}.help", order["help"]),
+                       *((f"{order['name']}.{choice['value']}", choice["label"])
+                         for choice in order["choices"]))
+}
 
 #: The score breakdown's categories (scoring.CATEGORIES), as the result table labels them.
 CATEGORY_NAMES = {
@@ -104,48 +149,77 @@ CATALOG = Catalog(
     domain="stone_age",
     messages=MESSAGES,
     kinds={"seat": "seat", "card": "card", "building": "building", "location": "location",
-           "good": "good", "category": "category"},
+           "good": "good", "category": "category", "culture": "culture",
+           "multiplier": "multiplier"},
     names={
         "card": {card_id: card["name"] for card_id, card in CARDS.items()},
         "building": {building_id: b["name"] for building_id, b in BUILDINGS.items()},
         "location": dict(data.LOCATION_NAMES),
         "good": {good: good for good in (*RESOURCES, "food")},
         "category": CATEGORY_NAMES,
+        "culture": {symbol: symbol for symbol in data.CULTURE_SYMBOLS},
+        "multiplier": {kind: kind.replace("_", " ") for kind in data.MULTIPLIER_KINDS},
+        "order": ORDER_WORDS,
     },
     separators={"dice": ", ", "tiles": "/", "pay": " + ", "tools": " + "},
+    bare=frozenset({"sa.card_name", "sa.building_name", "sa.location_name"}),
 )
-
-
-def _amounts(words: str) -> list[Text] | Text:
-    if words == "nothing":
-        return text("sa.nothing")
-    parts = []
-    for part in words.split(" + "):
-        amount, good = part.split(" ")
-        if good not in RESOURCES:
-            raise ValueError(part)
-        parts.append(text("sa.amount", amount=int(amount), good=good))
-    return parts
-
-
-def _tiles(words: str) -> list[int] | Text:
-    return text("sa.none") if words == "none" else [int(value) for value in words.split("/")]
-
-
-_PARSER = Parser(CATALOG, LOG_KEYS, readers={
-    "dice": lambda words: [int(value) for value in words.split(", ")],
-    "pay": _amounts,
-    "tiles": _tiles,
-})
-
-
-def log_text(sentence: str) -> Text:
-    """A log line of the rules as a text."""
-    return _PARSER.parse(sentence)
 
 
 def english(message: Text) -> str:
     return render(CATALOG, message)
+
+
+def entry_text(entry: dict, viewer: int | None) -> Text:
+    """A log entry (rules.event) as `viewer` may read it."""
+    if viewer is not None and entry.get("seat") == viewer and "private" in entry:
+        message = entry["private"]
+    else:
+        message = entry["text"]
+    # A game saved before the log held texts keeps its English sentences.
+    return message if isinstance(message, dict) else text("literal", text=message)
+
+
+def die_item(face: int) -> Text:
+    """What a die of "dice for all" gives (data.DICE_FOR_ALL)."""
+    kind, resource = data.DICE_FOR_ALL[face]
+    if kind == "resource":
+        return text("sa.amount", amount=1, good=resource)
+    return text("sa.die_item_tool" if kind == "tool" else "sa.die_item_food_track")
+
+
+def card_top(card_id: str) -> Text:
+    """A civilization card's top half, what it gives when bought."""
+    top = CARDS[card_id]["top"]
+    kind = top["type"]
+    if kind in ("food", "resource"):
+        return text("sa.amount", amount=top["amount"], good=top.get("resource", "food"))
+    if kind == "resource_by_dice":
+        return text("sa.top_roll", divisor=top["divisor"], good=top["resource"])
+    if kind == "points":
+        return text("sa.top_points", amount=top["amount"])
+    if kind == "one_use_tool":
+        return text("sa.top_one_use", value=top["value"])
+    return text({"dice_for_all": "sa.top_dice_for_all", "tool": "sa.top_tool",
+                 "food_track": "sa.top_food_track", "extra_card": "sa.top_extra_card",
+                 "any_two_resources": "sa.top_two_resources"}[kind])
+
+
+def card_bottom(card_id: str) -> Text:
+    """A civilization card's bottom half, what it scores at the end."""
+    bottom = CARDS[card_id]["bottom"]
+    if "culture" in bottom:
+        return text("sa.bottom_culture", culture=bottom["culture"])
+    return text("sa.bottom_multiplier", count=bottom["count"], multiplier=bottom["multiplier"])
+
+
+def closed_text(reason: str | None, num_players: int) -> Text | None:
+    """Why a location takes no one now (rules.location_status)."""
+    if reason is None:
+        return None
+    if reason == "colours":
+        return text("sa.closed_colours", colours=data.RESOURCE_COLOURS[num_players])
+    return text(f"sa.closed_{reason}")
 
 
 def describe_text(state: dict, seat: int, action: dict, viewer: int | None = None) -> Text:
@@ -154,7 +228,7 @@ def describe_text(state: dict, seat: int, action: dict, viewer: int | None = Non
         after = rules.apply_action(state, seat, action)
     except IllegalAction:
         return text("sa.illegal", seat=seat)
-    parts = [log_text(entry["text"]) for entry in after["last"]]
+    parts = [entry["text"] for entry in after["last"]]
     if action.get("type") == "use_tools":
         total = sum(state["pending"]["dice"])
         used: list[Any] = list(action["tiles"]) + [
@@ -177,6 +251,5 @@ def resolution_text(state: dict, viewer: int | None = None) -> Text:
         after = rules.resolve(state)
     except IllegalAction:
         return text("sa.nothing_resolved")
-    parts = [log_text(entry["private"] if viewer is not None and entry.get("seat") == viewer
-                      and "private" in entry else entry["text"]) for entry in after["last"]]
+    parts = [entry_text(entry, viewer) for entry in after["last"]]
     return sentences(parts) if parts else text("sa.dice_rolled")

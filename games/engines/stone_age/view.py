@@ -2,33 +2,31 @@
 
 Built explicitly from the state: never the seed or RNG counter, never the deck order or the
 tiles below a stack's top, and other tribes' face-down civilization cards only as a count.
+Every word a player reads is a text (a message key with parameters, games.engines.texts) that
+the presentation layer renders in the reader's language.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from games.engines.texts import text
+
 from . import data, rules, scoring, texts
 from .data import BUILDING_STACKS, BUILDINGS, CARD_SLOTS, CARDS, RESOURCES
 
 
 def card_view(card_id: str) -> dict[str, Any]:
-    card = CARDS[card_id]
-    return {"id": card_id, "name": card["name"], "top": data.card_text(card_id),
-            "bottom": data.bottom_text(card_id)}
+    return {"id": card_id, "name": text("sa.card_name", card=card_id),
+            "top": texts.card_top(card_id), "bottom": texts.card_bottom(card_id)}
 
 
 def building_view(building_id: str) -> dict[str, Any]:
     building = BUILDINGS[building_id]
     points = building["points"]
-    return {"id": building_id, "cost": building["name"], "cost_type": building["cost"]["type"],
-            "points": points if points is not None else "value of the resources paid"}
-
-
-def _entry_text(entry: dict, viewer: int | None) -> str:
-    if viewer is not None and entry.get("seat") == viewer and "private" in entry:
-        return entry["private"]
-    return entry["text"]
+    return {"id": building_id, "cost": text("sa.building_name", building=building_id),
+            "cost_type": building["cost"]["type"],
+            "points": points if points is not None else text("sa.points_paid")}
 
 
 def describe(state: dict, seat: int, action: dict, viewer: int | None = None) -> str:
@@ -48,7 +46,7 @@ def describe_resolution(state: dict, viewer: int | None = None) -> str:
 
 
 def _decision(state: dict, viewer: int | None) -> dict[str, Any] | None:
-    """The decision at hand, in words and numbers the board template shows."""
+    """The decision at hand, in words (a text) and numbers the board template shows."""
     pending = state["pending"]
     if state["phase"] == "over":
         return None
@@ -56,13 +54,13 @@ def _decision(state: dict, viewer: int | None) -> dict[str, Any] | None:
     if pending is None:
         if state["phase"] == "placement":
             return {"kind": "placement", "seat": active[0],
-                    "text": f"{rules.seat_name(active[0])} places people."}
+                    "text": text("sa.decision_placement", seat=active[0])}
         return {"kind": "resolve", "seat": active[0],
-                "text": f"{rules.seat_name(active[0])} chooses the next location to resolve."}
+                "text": text("sa.decision_resolve", seat=active[0])}
     kind = pending["kind"]
     if kind == "roll":
         return {"kind": "roll", "seat": pending["seat"], "count": pending["count"],
-                "text": f"Rolling {pending['count']} dice for {rules.seat_name(pending['seat'])}…"}
+                "text": text("sa.decision_roll", count=pending["count"], seat=pending["seat"])}
     if kind == "tools":
         player = state["players"][pending["seat"]]
         total = sum(pending["dice"])
@@ -75,32 +73,30 @@ def _decision(state: dict, viewer: int | None) -> dict[str, Any] | None:
                          "one_use": [CARDS[c]["top"]["value"] for c in option["one_use"]],
                          "bonus": option["bonus"], "yield": option["yield"]}
                         for option in options],
-            "text": (f"{rules.seat_name(pending['seat'])} rolled "
-                     f"{', '.join(map(str, pending['dice']))} = {total} for {pending['good']} "
-                     f"(÷{pending['divisor']}) and chooses tools."),
+            "text": text("sa.decision_tools", seat=pending["seat"], dice=list(pending["dice"]),
+                         total=total, good=pending["good"], divisor=pending["divisor"]),
         }
     if kind == "dice_for_all":
         return {"kind": "dice_for_all", "seat": pending["order"][0], "buyer": pending["buyer"],
                 "dice": list(pending["dice"]), "order": list(pending["order"]),
-                "items": {str(face): data.DICE_FOR_ALL_TEXT[face] for face in pending["dice"]},
-                "text": (f"{rules.seat_name(pending['order'][0])} picks one of the dice "
-                         f"{', '.join(map(str, pending['dice']))}.")}
+                "items": {str(face): texts.die_item(face) for face in pending["dice"]},
+                "text": text("sa.decision_dice_for_all", seat=pending["order"][0],
+                             dice=list(pending["dice"]))}
     if kind == "buy_card":
         return {"kind": "buy_card", "seat": pending["seat"], "card": card_view(pending["card"]),
                 "cost": data.SLOT_COST[pending["location"]],
-                "text": (f"{rules.seat_name(pending['seat'])} may buy "
-                         f"{CARDS[pending['card']]['name']} for "
-                         f"{data.SLOT_COST[pending['location']]} resource(s).")}
+                "text": text("sa.decision_buy_card", seat=pending["seat"], card=pending["card"],
+                             cost=data.SLOT_COST[pending["location"]])}
     if kind == "buy_building":
         return {"kind": "buy_building", "seat": pending["seat"],
                 "building": building_view(pending["building"]),
                 "chosen": dict(pending["chosen"]) if pending["step"] else None,
-                "text": (f"{rules.seat_name(pending['seat'])} may buy the building "
-                         f"({BUILDINGS[pending['building']]['name']}).")}
+                "text": text("sa.decision_buy_building", seat=pending["seat"],
+                             building=pending["building"])}
     return {"kind": "feeding", "seat": pending["seat"], "shortfall": pending["shortfall"],
             "chosen": dict(pending["chosen"]),
-            "text": (f"{rules.seat_name(pending['seat'])} is {pending['shortfall']} food short: "
-                     "pay with resources or lose 10 points.")}
+            "text": text("sa.decision_feeding", seat=pending["seat"],
+                         shortfall=pending["shortfall"])}
 
 
 def _player_view(state: dict, seat: int, viewer: int | None) -> dict[str, Any]:
@@ -120,12 +116,13 @@ def _player_view(state: dict, seat: int, viewer: int | None) -> dict[str, Any]:
         "resource_total": sum(player["resources"].values()),
         "tools": [dict(tile) for tile in player["tools"]],
         "tool_total": scoring.tool_value(player),
-        "buildings": [{"id": b["id"], "cost": BUILDINGS[b["id"]]["name"], "points": b["points"]}
-                      for b in player["buildings"]],
+        "buildings": [{"id": b["id"], "cost": text("sa.building_name", building=b["id"]),
+                       "points": b["points"]} for b in player["buildings"]],
         "building_count": len(player["buildings"]),
         "card_count": len(player["cards"]),
         "face_up_cards": [card_view(card_id) for card_id in face_up],
-        "placed": [{"location": loc, "name": data.LOCATION_NAMES[loc], "count": count}
+        "placed": [{"location": loc, "name": text("sa.location_name", location=loc),
+                    "count": count}
                    for loc, count in player["placed"].items()],
         "feeding_penalties": player["points"]["penalties"],
     }
@@ -152,10 +149,11 @@ def view(state: dict, viewer: int | None) -> dict[str, Any]:
         here = occupied.get(location, {})
         entry: dict[str, Any] = {
             "id": location,
-            "name": data.LOCATION_NAMES[location],
+            "name": text("sa.location_name", location=location),
             "people": [{"seat": seat, "count": count} for seat, count in here.items()],
             "free": free,
-            "closed": closed if state["phase"] == "placement" else None,
+            "closed": (texts.closed_text(closed, num) if state["phase"] == "placement"
+                       else None),
         }
         if location in data.GATHERING:
             entry["yields"], entry["divisor"] = data.GATHERING[location]
@@ -184,7 +182,7 @@ def view(state: dict, viewer: int | None) -> dict[str, Any]:
         "deck_size": len(state["deck"]),
         "last_round": state["last_stack_emptied"],
         "players": [_player_view(state, seat, viewer) for seat in range(num)],
-        "log": [_entry_text(entry, viewer) for entry in state["log"]],
+        "log": [texts.entry_text(entry, viewer) for entry in state["log"]],
         "resources_order": list(RESOURCES),
         "ended_by": state["ended_by"],
         "result": result,

@@ -113,8 +113,9 @@ def test_final_score_table_in_rulebook_order():
     state = states_of_every_phase()["over"]
     html = render(state, None)
     assert "Final scores" in html
+    # Labelled as the rulebook names the categories, not by their ids.
     order = [html.index(f"<th>{category}</th>") for category in
-             ("military", "treasury", "wonder", "civilian", "science", "commercial", "guilds")]
+             ("Military", "Treasury", "Wonder", "Civilian", "Science", "Commercial", "Guilds")]
     assert order == sorted(order)
     for score in engine.result(state)["scores"]:
         assert f"<strong>{score}</strong>" in html

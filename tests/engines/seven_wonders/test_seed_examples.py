@@ -5,6 +5,7 @@ maps every example to its test."""
 
 from games.engines.seven_wonders import engine
 from games.engines.seven_wonders.scoring import final_result
+from tests.engines.english import english_view
 from tests.engines.seven_wonders.helpers import card, city, game, hand, options_for, pick_all
 
 
@@ -77,7 +78,7 @@ def test_seed_line_225_alexandria_builds_stage_two_with_its_own_two_ore_card_hid
     assert after["players"][0]["stage_cards"][-1] == card("Altar")
     # The card under the board is hidden: not in any view, not in the public log line.
     for viewer in (None, 0, 1, 2):
-        view = engine.view(after, viewer)
+        view = english_view(engine, after, viewer)
         assert "Altar" not in str(view["players"][0])
         assert "Seat 0 built wonder stage 2." in view["events"]
     assert engine.describe(state, 0, stage, viewer=1) == "Seat 0 chose a card."

@@ -10,6 +10,7 @@ from games.engines.base import InvalidOptions
 from games.engines.seven_wonders import engine
 from games.engines.seven_wonders.data import CARDS, WONDERS
 from games.engines.seven_wonders.engine import build_deck
+from tests.engines.english import english_view
 from tests.engines.seven_wonders.helpers import card, city, game, hand, options_for, pick_all
 
 # Reference section 17: Age I, Age II, Age III non-guild, guilds.
@@ -136,7 +137,7 @@ def test_wonder_stage_cards_are_face_down_for_everyone_but_known_to_the_owner():
     assert "Palace" not in sentence and "wonder stage 1" in sentence
     after = pick_all(state, {0: stage})
     for viewer in (None, 0, 1, 2):
-        view = engine.view(after, viewer)
+        view = english_view(engine, after, viewer)
         assert view["players"][0]["wonder"]["stages_built"] == 1
         assert "Palace" not in json.dumps(view["players"]) and "palace" not in json.dumps(
             view["players"])
@@ -166,7 +167,7 @@ def test_discard_pile_visible_only_to_halicarnassus_while_choosing():
 
 def test_view_has_what_a_player_needs():
     state = engine.new_game(5, "needs")
-    view = engine.view(state, 2)
+    view = english_view(engine, state, 2)
     assert view["players"][2]["left"] == 3 and view["players"][2]["right"] == 1
     assert view["direction"] == "left"
     first = view["you"]["hand"][0]

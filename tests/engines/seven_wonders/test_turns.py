@@ -8,6 +8,7 @@ import pytest
 
 from games.engines.base import IllegalAction
 from games.engines.seven_wonders import engine
+from tests.engines.english import english_view
 from tests.engines.seven_wonders.helpers import card, city, game, hand, options_for, pick_all
 
 
@@ -281,7 +282,7 @@ def test_halicarnassus_power_is_wasted_when_nothing_can_be_built():
     after = pick_all(state, {0: stage[0],
                              1: build(state["hands"][1][0]), 2: build(state["hands"][2][0])})
     assert after["phase"] == "pick" and after["turn"] == 2
-    assert "found nothing" in " ".join(engine.view(after, None)["events"])
+    assert "found nothing" in " ".join(english_view(engine, after, None)["events"])
 
 
 def test_halicarnassus_never_builds_a_name_it_already_has():

@@ -16,6 +16,7 @@ from games.engines.seven_wonders.engine import build_deck
 from games.engines.seven_wonders.free_city import FREE_CITY, controller
 from games.engines.seven_wonders.rules import GUILDS, card_actions, left_of, right_of
 from tests.engines.conformance import play_random_game, replay
+from tests.engines.english import english_view
 from tests.engines.seven_wonders.helpers import card, city, game, hand
 
 BOARDS = ["giza", "rhodes", "ephesus"]  # seat 0, seat 1, the Free City: side A, no power
@@ -158,7 +159,8 @@ def test_19_3_the_free_city_card_is_revealed_first_and_pays_with_the_free_citys_
     assert players[FREE_CITY]["built"] == [card("Baths")] and players[FREE_CITY]["coins"] == 1
     assert players[0]["coins"] == 5 and players[0]["built"] == [card("Altar")]
     assert players[1]["built"] == [card("Loom", 1)]
-    assert "The Free City built Baths (paid 2 coins to Seat 0)." in engine.view(after, 1)["events"]
+    assert "The Free City built Baths (paid 2 coins to Seat 0)." in english_view(
+        engine, after, 1)["events"]
 
 
 def test_19_3_the_free_city_buys_from_either_neighbour_regardless_of_price():
@@ -225,7 +227,8 @@ def test_19_3_in_the_sixth_turn_the_last_pile_card_is_discarded_with_the_players
         [card("Stockade"), card("Baths"), card("Press", 1), card("Lumber Yard")])
     assert [p["coins"] for p in after["players"]] == [3, 3, 3]
     assert {"kind": "last_card_discarded", "seat": FREE_CITY} in after["events"]
-    assert "The Free City discarded the last card of the Age." in engine.view(after, 0)["events"]
+    assert "The Free City discarded the last card of the Age." in english_view(
+        engine, after, 0)["events"]
     # Age II is dealt: 7 cards each, 7 in the pile, seat 0 draws one.
     assert (after["age"], after["turn"]) == (2, 1)
     assert [len(h) for h in after["hands"]] == [8, 7] and len(after["free_city"]["pile"]) == 6
@@ -464,7 +467,8 @@ def test_only_the_controller_sees_the_free_city_pick_and_the_drawn_card():
     state = engine.apply(state, 0, city_pick)
     mine = engine.view(state, 0)
     assert mine["you"]["free_city_pick"] == city_pick
-    assert mine["you"]["free_city_pick_text"].startswith("For the Free City: ")
+    assert english_view(engine, state, 0)["you"]["free_city_pick_text"].startswith(
+        "For the Free City: ")
     theirs = engine.view(state, 1)
     assert theirs["you"]["free_city_pick"] is None and theirs["free_city"]["has_picked"]
     assert engine.describe(state, 0, city_pick, viewer=1) == \

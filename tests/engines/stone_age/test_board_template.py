@@ -63,7 +63,8 @@ def test_own_cards_shown_only_to_their_owner():
 def test_the_end_shows_the_breakdown_and_winner():
     state = states_of_every_kind()[("over", None)]
     html = render(engine.view(state, None))
-    assert "Final scoring" in html and "green_sets" in html and "Winner" in html
+    assert "Final scoring" in html and "Green culture sets" in html and "Winner" in html
+    assert "green_sets" not in html
     for score in engine.result(state)["scores"]:
         assert f"<td>{score}</td>" in html
 

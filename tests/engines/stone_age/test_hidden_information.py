@@ -5,6 +5,7 @@ import json
 
 from games.engines.stone_age import data, engine
 from tests.engines.conformance import play_random_game
+from tests.engines.english import english_view
 
 from .helpers import action_phase, apply, resources, rig_dice
 
@@ -80,8 +81,8 @@ def test_extra_card_is_named_only_to_its_owner():
         assert name not in text and "face-down card" in text
     after = engine.apply(state, 1, action)
     assert drawn in [c["id"] for c in engine.view(after, 1)["players"][1]["cards"]]
-    assert name in " ".join(engine.view(after, 1)["log"])
-    assert name not in " ".join(engine.view(after, 0)["log"])
+    assert name in " ".join(english_view(engine, after, 1)["log"])
+    assert name not in " ".join(english_view(engine, after, 0)["log"])
     assert drawn not in json.dumps(engine.view(after, 0))
 
 
@@ -97,7 +98,7 @@ def test_dice_are_a_public_chance_step_never_known_before_the_choice():
     for viewer in (None, 0, 2):
         assert "6, 2, 5" in engine.describe_resolution(chosen, viewer)
     rolled = engine.resolve(chosen)
-    assert any("6, 2, 5" in line for line in engine.view(rolled, 0)["log"])
+    assert any("6, 2, 5" in line for line in english_view(engine, rolled, 0)["log"])
     assert engine.view(rolled, 0)["decision"] is not None
 
 

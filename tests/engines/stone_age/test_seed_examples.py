@@ -6,6 +6,7 @@ import pytest
 
 from games.engines.base import IllegalAction
 from games.engines.stone_age import engine
+from tests.engines.english import english_view
 
 from .helpers import action_phase, apply, fresh, resources, rig_dice
 
@@ -99,7 +100,8 @@ def test_log_shows_every_die_of_a_roll_to_everyone():
     rig_dice(state, [1, 2, 3, 4, 4])
     state = apply(state, BLUE, {"type": "resolve", "location": "hunting_grounds"})
     for viewer in (None, RED, BLUE):
-        assert any("rolls 1, 2, 3, 4, 4 = 14" in line for line in engine.view(state, viewer)["log"])
+        log = english_view(engine, state, viewer)["log"]
+        assert any("rolls 1, 2, 3, 4, 4 = 14" in line for line in log)
     assert state["players"][BLUE]["food"] == 12 + 7
 
 
