@@ -7,6 +7,8 @@ from typing import Any
 
 from django.db import models
 
+from games import logpayloads
+
 
 class CompactJSONField(models.TextField):
     """JSON kept as its shortest text (no spaces, UTF-8 as it is) in a text column: for rows
@@ -31,3 +33,18 @@ class CompactJSONField(models.TextField):
 
     def value_to_string(self, obj) -> str | None:
         return self.get_prep_value(self.value_from_object(obj))
+
+
+class ActionPayloadField(CompactJSONField):
+    """An action log payload, in the short form of games.logpayloads; reads back as the
+    action itself."""
+
+    def from_db_value(self, value, expression, connection):
+        return None if value is None else logpayloads.unpack(json.loads(value))
+
+    def to_python(self, value):
+        # A string is the stored text (value_to_string, a fixture); anything else the payload.
+        return logpayloads.unpack(super().to_python(value)) if isinstance(value, str) else value
+
+    def get_prep_value(self, value: Any):
+        return None if value is None else super().get_prep_value(logpayloads.pack(value))

@@ -1,8 +1,9 @@
 """How the action log stores the engines' texts: short JSON in a text column, decoded back to
 exactly the text the engine gave (`{"k": key, "p": params}`, games.engines.texts).
 
-A text is stored as `{name: [values]}`: `name` the key's short name and the values in the order
-of the key's parameter names, both pinned in games/logtexts.json (see `pinned`). A value is null
+A text is stored as `{code: [values]}`: `code` the key's code (one or two letters or digits)
+and the values in the order of the key's parameter names, both pinned in games/logtexts.json
+(see `pinned`). A value is null
 when the log entry's row already holds it: the parameter `seat` when it is the entry's seat, any
 other parameter when the entry's payload has the same value under its name (`{"type": "place",
 "count": 2, ...}` and "places {count} people"); trailing nulls are dropped. Nested texts are
@@ -10,14 +11,15 @@ stored the same way, lists as lists; an entry of several sentences is the list o
 that does not fit (a key that is not pinned, a parameter outside its key's names, a None value,
 a parameter left out that the row would supply) is stored as it is, as `{"k": ..., "p": ...}`.
 
-The pinned table only grows: a pinned key keeps its parameter names and its short name for as
-long as entries may hold it (tests/services/test_logtexts.py checks the engines' catalogs still
+The pinned table only grows: a pinned key keeps its parameter names and its code for as long as
+entries may hold it (tests/services/test_logtexts.py checks the engines' catalogs still
 have every pinned key with those names). After adding keys to an engine's catalog run
 `python -m games.logtexts` to pin them."""
 
 from __future__ import annotations
 
 import importlib
+import itertools
 import json
 import sys
 from functools import lru_cache
@@ -42,14 +44,14 @@ def key_parameters(template: Any) -> list[str]:
 
 @lru_cache(maxsize=1)
 def pinned() -> dict[str, tuple[str, tuple[str, ...]]]:
-    """key -> (short name, parameter names), as stored entries use them."""
+    """key -> (code, parameter names), as stored entries use them."""
     table = json.loads(PINNED_PATH.read_text(encoding="utf-8"))
-    return {key: (short, tuple(names)) for key, (short, names) in table.items()}
+    return {key: (code, tuple(names)) for key, (code, names) in table.items()}
 
 
 @lru_cache(maxsize=1)
-def _by_short_name() -> dict[str, tuple[str, tuple[str, ...]]]:
-    return {short: (key, names) for key, (short, names) in pinned().items()}
+def _by_code() -> dict[str, tuple[str, tuple[str, ...]]]:
+    return {code: (key, names) for key, (code, names) in pinned().items()}
 
 
 def _row_values(seat: int | None, payload: Any) -> dict[str, Any]:
@@ -73,7 +75,7 @@ def _pack_text(message: Any, row: dict[str, Any]) -> Any:
     if (entry is None or not isinstance(params, dict) or ("p" in message and not params)
             or not set(params) <= set(entry[1])):
         return message
-    short, names = entry
+    code, names = entry
     values = []
     for name in names:
         value = params.get(name, _ABSENT)
@@ -85,7 +87,7 @@ def _pack_text(message: Any, row: dict[str, Any]) -> Any:
             values.append(_pack_value(value, row))
     while values and values[-1] is None:
         values.pop()
-    return {short: values}
+    return {code: values}
 
 
 def _pack_value(value: Any, row: dict[str, Any]) -> Any:
@@ -117,10 +119,10 @@ def _unpack_text(stored: Any, row: dict[str, Any]) -> dict[str, Any]:
         return stored  # kept as the engine gave it
     if len(stored) != 1:
         raise ValueError(f"not a stored text: {stored!r}")
-    (short, values), = stored.items()
-    key, names = _by_short_name()[short]
+    (code, values), = stored.items()
+    key, names = _by_code()[code]
     if not isinstance(values, list) or len(values) > len(names):
-        raise ValueError(f"{short!r} has {len(names)} parameters, not {values!r}")
+        raise ValueError(f"{code!r} has {len(names)} parameters, not {values!r}")
     params = {}
     for index, name in enumerate(names):
         value = values[index] if index < len(values) else None
@@ -141,7 +143,7 @@ def _unpack_value(value: Any, row: dict[str, Any]) -> Any:
 
 def unpack(stored: str | None, *, seat: int | None, payload: Any) -> dict[str, Any] | None:
     """The engine's text back from what the entry with this seat and payload stores. Raises
-    ValueError (or KeyError for a short name that is not pinned) for what `pack` never wrote."""
+    ValueError (or KeyError for a code that is not pinned) for what `pack` never wrote."""
     if stored is None:
         return None
     data = json.loads(stored)
@@ -168,7 +170,8 @@ def shipped_catalogs() -> list[Catalog]:
 
 
 def catalog_keys() -> dict[str, list[str]]:
-    """Every key the shipped engines can write, with its parameter names."""
+    """Every key the shipped engines can write, with its parameter names: the shared ones,
+    then each engine's in the registry's order."""
     keys = {key: key_parameters(template) for key, template in SHARED_MESSAGES.items()}
     for catalog in shipped_catalogs():
         for key, template in catalog.messages.items():
@@ -176,17 +179,24 @@ def catalog_keys() -> dict[str, list[str]]:
     return keys
 
 
+CODE_DIGITS = "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+
+
+def codes():
+    """"0" … "Z", "00" … "ZZ", "000" …: the codes in the order they are given out."""
+    for length in itertools.count(1):
+        for digits in itertools.product(CODE_DIGITS, repeat=length):
+            yield "".join(digits)
+
+
 def with_new_keys(table: dict[str, list], keys: dict[str, list[str]]) -> dict[str, list]:
-    """`table` with each key it lacks pinned: its short name the part after the engine's prefix
-    ("sa.place" -> "place") unless another key has that short name, else the key itself."""
+    """`table` with each key it lacks pinned, in the order of `keys`, each with the first code
+    no key has ("k" marks a text kept as it is)."""
     table = dict(table)
-    taken = {short for short, _names in table.values()} | {"k"}
-    for key in sorted(set(keys) - set(table)):
-        short = key.split(".", 1)[-1]
-        if short in taken or short in keys:
-            short = key
-        table[key] = [short, keys[key]]
-        taken.add(short)
+    taken = {code for code, _names in table.values()} | {"k"}
+    free = (code for code in codes() if code not in taken)
+    for key in (key for key in keys if key not in table):
+        table[key] = [next(free), keys[key]]
     return table
 
 
@@ -194,7 +204,7 @@ def main() -> None:
     table = json.loads(PINNED_PATH.read_text(encoding="utf-8")) if PINNED_PATH.exists() else {}
     updated = with_new_keys(table, catalog_keys())
     lines = ",\n".join(f" {json.dumps(key)}: {json.dumps(entry, separators=(', ', ': '))}"
-                       for key, entry in sorted(updated.items()))
+                       for key, entry in updated.items())
     PINNED_PATH.write_text("{\n" + lines + "\n}\n", encoding="utf-8")
     sys.stdout.write(f"{len(updated) - len(table)} key(s) pinned in {PINNED_PATH.name}\n")
 

@@ -13,7 +13,7 @@ from django.utils.translation import gettext_lazy as _
 
 from games import logtexts
 from games.engines.registry import UnknownEngine, get_engine
-from games.fields import CompactJSONField
+from games.fields import ActionPayloadField
 
 MIN_TIME_PER_MOVE = timedelta(hours=1)
 MAX_TIME_PER_MOVE = timedelta(days=14)
@@ -208,7 +208,8 @@ class Action(models.Model):
     sequence = models.PositiveIntegerField()
     kind = models.CharField(max_length=10, choices=ActionKind.choices, default=ActionKind.MOVE)
     seat_number = models.PositiveSmallIntegerField(null=True, blank=True)
-    payload = CompactJSONField(null=True, blank=True)
+    # The action as applied, stored short (games.logpayloads).
+    payload = ActionPayloadField(null=True, blank=True)
     source = models.CharField(max_length=10, choices=ActionSource.choices)
     actor = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True,

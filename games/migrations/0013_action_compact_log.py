@@ -70,6 +70,20 @@ def unpack_texts(apps, schema_editor):
     rows = Action.objects.select_related("game").order_by("pk").iterator(chunk_size=BATCH)
     _in_batches(schema_editor, Action, unpacked(rows),
                 ["public_text", "actor_text", "public_description", "actor_description"])
+    # The payloads as the actions themselves, for jsonb again: written past the field, which
+    # would store them short.
+    table = schema_editor.quote_name(Action._meta.db_table)
+    update = f"UPDATE {table} SET payload = %s WHERE id = %s"
+    rows = Action.objects.exclude(payload=None).order_by("pk").values_list("pk", "payload")
+    batch = []
+    with schema_editor.connection.cursor() as cursor:
+        for pk, payload in rows.iterator(chunk_size=BATCH):
+            batch.append((json.dumps(payload), pk))
+            if len(batch) == BATCH:
+                cursor.executemany(update, batch)
+                batch = []
+        if batch:
+            cursor.executemany(update, batch)
 
 
 class Migration(migrations.Migration):
@@ -82,7 +96,7 @@ class Migration(migrations.Migration):
         migrations.AlterField(
             model_name='action',
             name='payload',
-            field=games.fields.CompactJSONField(blank=True, null=True),
+            field=games.fields.ActionPayloadField(blank=True, null=True),
         ),
         migrations.AlterField(
             model_name='action',

@@ -28,7 +28,7 @@ def test_every_pinned_key_is_still_in_its_catalog_with_the_same_parameters():
     """Stored entries hold pinned keys and their parameters' values in this order: a key may
     never lose a parameter or gain one (give the changed sentence a new key instead)."""
     keys = logtexts.catalog_keys()
-    for key, (_short, names) in logtexts.pinned().items():
+    for key, (_code, names) in logtexts.pinned().items():
         assert key in keys, f"{key} is pinned (entries may hold it): keep it in its catalog"
         assert list(names) == keys[key], f"{key}: its parameters changed; give it a new key"
 
@@ -38,15 +38,15 @@ def test_every_key_an_engine_can_write_is_pinned():
     assert not missing, f"run `python -m games.logtexts` to pin {missing}"
 
 
-def test_pinning_new_keys_keeps_every_short_name_and_never_reuses_one():
+def test_pinning_new_keys_keeps_every_code_and_never_reuses_one():
     table = json.loads(logtexts.PINNED_PATH.read_text())
     keys = {**logtexts.catalog_keys(), "sa.place2": ["seat"], "zz.chose": ["seat"]}
     grown = logtexts.with_new_keys(table, keys)
     assert {key: grown[key] for key in table} == table
-    assert grown["sa.place2"] == ["place2", ["seat"]]
-    assert grown["zz.chose"] == ["zz.chose", ["seat"]]  # "chose" is 7 Wonders' already
-    shorts = [short for short, _names in grown.values()]
-    assert len(shorts) == len(set(shorts)) and "k" not in shorts
+    assert grown["sa.place2"][1] == grown["zz.chose"][1] == ["seat"]
+    codes = [code for code, _names in grown.values()]
+    assert len(codes) == len(set(codes)) and "k" not in codes
+    assert max(len(code) for code in codes) == 2  # 62 one-letter codes, then two
 
 
 @pytest.mark.parametrize(("slug", "players"), ENGINES)
@@ -86,14 +86,14 @@ def test_the_texts_of_a_random_game_read_back_exactly_and_shorter(slug, players)
 def test_the_rows_seat_and_payload_values_are_not_stored_again():
     message = text("sa.place", seat=2, count=3, location="forest")
     payload = {"type": "place", "location": "forest", "count": 3}
-    assert round_trip(message, seat=2, payload=payload) == '{"sa.place":[]}'
+    assert round_trip(message, seat=2, payload=payload) == '{"7":[]}'
     # Another seat, another count: stored.
     assert round_trip(text("sa.place", seat=1, count=2, location="forest"), seat=2,
-                      payload=payload) == '{"sa.place":[2,null,1]}'
+                      payload=payload) == '{"7":[2,null,1]}'
     # A parameter left out where the row has nothing to supply stays out.
-    assert round_trip(text("sa.round", round=3), seat=None, payload=None) == '{"round":[3]}'
+    assert round_trip(text("sa.round", round=3), seat=None, payload=None) == '{"O":[3]}'
     several = text("sentences", sentences=[text("sa.feeding"), text("sa.round", round=4, seat=0)])
-    assert round_trip(several, seat=0, payload=None) == '[{"feeding":[]},{"round":[4]}]'
+    assert round_trip(several, seat=0, payload=None) == '[{"K":[]},{"O":[4]}]'
 
 
 @pytest.mark.parametrize("message", [
@@ -109,7 +109,7 @@ def test_what_does_not_fit_is_kept_as_it_is(message):
     assert json.loads(stored) == message
 
 
-def test_a_text_kept_as_it_is_may_sit_inside_a_short_one():
+def test_a_text_kept_as_it_is_may_sit_inside_a_coded_one():
     odd = {"k": "sa.no_such_key", "p": {"seat": 0}}
     message = text("sentences", sentences=[text("sa.feeding"), odd, "not a text"])
     round_trip(message, seat=0, payload=None)
@@ -117,14 +117,14 @@ def test_a_text_kept_as_it_is_may_sit_inside_a_short_one():
 
 
 def test_a_value_pack_never_wrote_is_refused_and_the_log_still_reads():
-    for stored in ('{"no_such_short_name":[1]}', '{"round":[1,2,3]}', '"words"',
+    for stored in ('{"no_such_code":[1]}', '{"O":[1,2,3]}', '"words"',
                    '{"a":[],"b":[]}'):
         with pytest.raises((ValueError, KeyError)):
             logtexts.unpack(stored, seat=0, payload=None)
-    entry = Action(seat_number=0, payload=None, public_text='{"no_such_short_name":[1]}')
-    assert entry.text_for(None) == logtexts.literal('{"no_such_short_name":[1]}')
+    entry = Action(seat_number=0, payload=None, public_text='{"no_such_code":[1]}')
+    assert entry.text_for(None) == logtexts.literal('{"no_such_code":[1]}')
     assert entry_text(entry, None, language="en", engine_slug="stone_age") == (
-        '{"no_such_short_name":[1]}')
+        '{"no_such_code":[1]}')
 
 
 def test_an_entry_written_before_texts_were_kept_reads_as_its_sentence_with_names():
