@@ -672,7 +672,8 @@ def _apply_move(
     now: datetime,
     seats: list[Seat] | None = None,
 ) -> SubmitResult:
-    """Applies one seat's move to a locked, running game; returns the outcome summary.
+    """Applies one seat's move to a locked, running game; returns the outcome summary and the
+    move's text as its player reads it.
     `seats`: the game's seats if the caller read them in this transaction already."""
     engine = _engine_for(game.engine)
     state_before = game.state
@@ -781,7 +782,7 @@ def game_action_submit(
                 details={"version": game.version},
             )
         result = _apply_move(game, seat_number=seat.number, action=action, source=source,
-                              actor=user, now=now, seats=seats)
+                             actor=user, now=now, seats=seats)
         if had_deadline is not None:
             reliability.deadline_record(
                 seat, deadline_at=had_deadline, now=now,

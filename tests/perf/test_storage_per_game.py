@@ -26,6 +26,9 @@ from tests.perf.storage import fill_pages_after, play_to_the_end, row_bytes, tab
 pytestmark = [BENCHMARKS_ONLY, pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
 
 SEED = "storage-bench"
+#: This game's log rows after retention when the log stored English descriptions (issue 20's
+#: baseline); the log must keep at most half of that.
+BASELINE_LOG_BYTES = 202 * 1024
 
 
 def _games_table_fillfactor(value: int | None) -> None:
@@ -87,3 +90,6 @@ def test_storage_of_a_finished_stone_age_game_for_three(benchmark, monkeypatch):
     cost_table.save_report("storage-per-game.json", report)
     print(f"\nstorage: {json.dumps(report)}")
     assert moves > 50 and after_retention < log_and_notifications
+    assert after_retention <= BASELINE_LOG_BYTES / 2, (
+        f"the log keeps {after_retention / 1024:.1f} KB a game, more than half of "
+        f"{BASELINE_LOG_BYTES / 1024:.0f} KB")
