@@ -30,8 +30,8 @@ from games.admin_actions import (
 )
 from games.engines.registry import UnknownEngine, get_engine
 from games.models import Action, AuditEntry, ChatMessage, Game, Report, ReportStatus, Seat
-from games.names import seat_names, with_names
-from games.texts import view_texts
+from games.names import seat_names
+from games.texts import entry_text, view_texts
 
 STALLED_AFTER = timedelta(days=7)
 
@@ -77,8 +77,8 @@ class ActionInline(ReadOnlyAdminMixin, admin.TabularInline):
 
     @admin.display(description=_("public description"))
     def description(self, entry):
-        # Players by name, as on the game page.
-        return with_names(entry.public_description, seat_names(entry.game))
+        # In English, players by name, as on the game page.
+        return entry_text(entry, None, language="en", names=seat_names(entry.game))
 
 
 class ChatInline(ReadOnlyAdminMixin, admin.TabularInline):

@@ -18,6 +18,7 @@ from typing import Any
 from games.engines.base import IllegalAction, match_legal
 from games.engines.registry import UnknownEngine, get_engine
 from games.models import ActionKind, Game, GameStatus
+from games.texts import entry_text
 
 EXPORT_FORMAT = "turnpost-game-export"
 EXPORT_FORMAT_VERSION = 1
@@ -34,8 +35,7 @@ def game_export(game: Game, viewer_seat: int | None) -> dict[str, Any]:
     entries = []
     for entry in game.actions.order_by("sequence"):
         visible = (finished or entry.kind == ActionKind.RESOLVE
-                   or entry.seat_number == viewer_seat
-                   or entry.public_description == entry.actor_description)
+                   or entry.seat_number == viewer_seat or not entry.hides_something)
         entries.append({
             "sequence": entry.sequence,
             "kind": entry.kind,
@@ -44,7 +44,8 @@ def game_export(game: Game, viewer_seat: int | None) -> dict[str, Any]:
             "hidden": not visible,
             # A move taken back: the sequence of the undo entry that took it back.
             "undone_by": entry.undone_by,
-            "description": entry.description_for(viewer_seat),
+            # In English: the record reads the same wherever it is taken.
+            "description": entry_text(entry, viewer_seat, language="en", engine_slug=game.engine),
             "at": entry.created_at.isoformat(),
         })
     return {

@@ -35,27 +35,30 @@ logger = logging.getLogger(__name__)
 QUEUE_LIMIT = 256
 #: Facts of recent log entries kept per process (each is read once for all its streams).
 FACTS_CACHE_SIZE = 2048
-_ENTRY_FIELDS = ("sequence", "seat_number", "public_description", "actor_description",
-                 "public_text", "actor_text")
+_ENTRY_FIELDS = ("sequence", "seat_number", "payload", "public_text", "actor_text")
 
 
 @dataclass(frozen=True)
 class LogEntry:
-    """One log entry as the streams need it; `description_for` picks the viewer's text."""
+    """One log entry as the streams need it: its texts, read back from the row (which is not
+    kept: its payload may hold a secret); `text_for` picks the one its viewer may see."""
 
     sequence: int
     seat_number: int | None
-    public_description: str
-    actor_description: str
-    public_text: dict | None = None
+    public_text: dict
     actor_text: dict | None = None
 
-    def description_for(self, seat_number: int | None) -> str:
-        if seat_number is not None and seat_number == self.seat_number:
-            return self.actor_description
-        return self.public_description
+    @classmethod
+    def from_row(cls, sequence: int, seat_number: int | None, payload, public_text: str,
+                 actor_text: str | None) -> LogEntry:
+        from games.models import Action
 
-    def text_for(self, seat_number: int | None) -> dict | None:
+        row = Action(sequence=sequence, seat_number=seat_number, payload=payload,
+                     public_text=public_text, actor_text=actor_text)
+        return cls(sequence=sequence, seat_number=seat_number, public_text=row.text_for(None),
+                   actor_text=row.text_for(seat_number) if row.hides_something else None)
+
+    def text_for(self, seat_number: int | None) -> dict:
         if seat_number is not None and seat_number == self.seat_number and self.actor_text:
             return self.actor_text
         return self.public_text
@@ -71,6 +74,7 @@ class GameFacts:
     awaiting: tuple[int, ...]
     seats_taken: int
     entry: LogEntry | None
+    engine: str = ""
     #: The event as sent to each viewer seat, made once for all the streams of that seat.
     rendered: dict = field(default_factory=dict, compare=False, repr=False)
 
@@ -95,7 +99,7 @@ def load_game_facts(game_id: int, sequence: int | None = None) -> list[GameFacts
     from games.models import Game
 
     games = Game.objects.filter(pk=game_id).order_by()
-    columns = ["version", "status", "seats__id", "seats__number", "seats__deadline_at"]
+    columns = ["version", "status", "seats__id", "seats__number", "seats__deadline_at", "engine"]
     if sequence is not None:
         games = games.annotate(entry=FilteredRelation("actions", condition=Q(
             actions__sequence__gte=sequence,
@@ -109,11 +113,13 @@ def load_game_facts(game_id: int, sequence: int | None = None) -> list[GameFacts
     common = {"game_id": game_id, "version": version, "status": status,
               "awaiting": tuple(sorted(number for number, deadline in seats.values()
                                        if deadline is not None)),
-              "seats_taken": len(seats)}
+              "seats_taken": len(seats), "engine": rows[0][5]}
     if sequence is None:
         return [GameFacts(**common, entry=None)]
-    entries = {row[5]: LogEntry(*row[5:5 + len(_ENTRY_FIELDS)])
-               for row in rows if row[5] is not None}
+    entries: dict[int, LogEntry] = {}
+    for row in rows:  # each entry comes once per seat
+        if row[6] is not None and row[6] not in entries:
+            entries[row[6]] = LogEntry.from_row(*row[6:6 + len(_ENTRY_FIELDS)])
     if sequence not in entries:
         return []
     return [GameFacts(**common, entry=entries[number]) for number in sorted(entries)]
@@ -122,7 +128,7 @@ def load_game_facts(game_id: int, sequence: int | None = None) -> list[GameFacts
 def load_log_entries(game_id: int, after: int, limit: int = 1000) -> list[LogEntry]:
     from games.models import Action
 
-    return [LogEntry(**row) for row in
+    return [LogEntry.from_row(**row) for row in
             Action.objects.filter(game_id=game_id, sequence__gt=after).order_by("sequence")
             .values(*_ENTRY_FIELDS)[:limit]]
 

@@ -11,7 +11,9 @@ from django.db import models
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from games import logtexts
 from games.engines.registry import UnknownEngine, get_engine
+from games.fields import ActionPayloadField
 
 MIN_TIME_PER_MOVE = timedelta(hours=1)
 MAX_TIME_PER_MOVE = timedelta(days=14)
@@ -206,20 +208,19 @@ class Action(models.Model):
     sequence = models.PositiveIntegerField()
     kind = models.CharField(max_length=10, choices=ActionKind.choices, default=ActionKind.MOVE)
     seat_number = models.PositiveSmallIntegerField(null=True, blank=True)
-    payload = models.JSONField(null=True, blank=True)
+    # The action as applied, stored short (games.logpayloads).
+    payload = ActionPayloadField(null=True, blank=True)
     source = models.CharField(max_length=10, choices=ActionSource.choices)
     actor = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True,
         related_name="+",
     )
-    # How the move reads to everyone, and to the seat that made it (who may see its secret).
-    public_description = models.TextField()
-    actor_description = models.TextField()
-    # The same as message keys with parameters (games.engines.texts), which each reader sees in
-    # their own language; the actor's only when it differs from the public one. Null in entries
-    # written before texts were stored: those read as their English descriptions.
-    public_text = models.JSONField(null=True, blank=True)
-    actor_text = models.JSONField(null=True, blank=True)
+    # How the move reads to everyone, and to the seat that made it (who may see its secret;
+    # null when it reads the same): message keys with parameters (games.engines.texts) which
+    # each reader sees in their own language, stored short by games.logtexts, which leaves out
+    # what this row already holds (its seat, its payload's values). Read them with `text_for`.
+    public_text = models.TextField()
+    actor_text = models.TextField(null=True, blank=True)
     # The sequence of the undo entry that took this move back; the entry itself stays in the log
     # and is skipped when the log is replayed at that version or later.
     undone_by = models.PositiveIntegerField(null=True, blank=True)
@@ -234,15 +235,30 @@ class Action(models.Model):
     def __str__(self) -> str:
         return f"#{self.sequence} of game {self.game_id}"
 
-    def text_for(self, seat_number: int | None) -> dict | None:
-        if seat_number is not None and seat_number == self.seat_number and self.actor_text:
-            return self.actor_text
-        return self.public_text
+    @classmethod
+    def stored_texts(cls, public: dict, actor: dict | None, *, seat_number: int | None,
+                     payload) -> dict[str, str | None]:
+        """The `public_text` and `actor_text` columns of an entry with this seat and payload
+        (the actor's only when it differs)."""
+        return {"public_text": logtexts.pack(public, seat=seat_number, payload=payload),
+                "actor_text": logtexts.pack(actor, seat=seat_number, payload=payload)
+                if actor is not None and actor != public else None}
 
-    def description_for(self, seat_number: int | None) -> str:
-        if seat_number is not None and seat_number == self.seat_number:
-            return self.actor_description
-        return self.public_description
+    def text_for(self, seat_number: int | None) -> dict:
+        """The entry as `seat_number` (None: anyone) may read it, as the engine's text."""
+        own = seat_number is not None and seat_number == self.seat_number and self.actor_text
+        stored = self.actor_text if own else self.public_text
+        try:
+            return logtexts.unpack(stored, seat=self.seat_number, payload=self.payload)
+        except (ValueError, KeyError, TypeError):
+            # Not written by this version's logtexts (a database restored into an older
+            # version): shown as stored rather than breaking the whole log.
+            return logtexts.literal(stored)
+
+    @property
+    def hides_something(self) -> bool:
+        """Its actor reads more than everyone else (a secret pick, a card drawn face down)."""
+        return self.actor_text is not None
 
 
 class IdempotencyRecord(models.Model):

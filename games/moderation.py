@@ -22,6 +22,7 @@ from games.models import (
     ReportStatus,
     Seat,
 )
+from games.texts import entry_text
 
 MODERATE_GAMES = "games.moderate_game"
 SANCTION_USERS = "accounts.sanction_user"
@@ -153,10 +154,14 @@ def game_hidden_state_reveal(*, moderator, game: Game, reason: str) -> dict[str,
         _audit(moderator, "reveal_hidden_state", game, reason, {},
                {"version": game.version, "status": game.status})
     # The log as it stood at the state shown (sequence n made version n).
-    actions = game.actions.filter(sequence__lte=game.version).order_by("sequence").values(
-        "sequence", "kind", "seat_number", "source", "payload", "actor_description")
+    # Each with its text as its actor read it, in English like the rest of this page's data.
+    actions = [{"sequence": entry.sequence, "kind": entry.kind, "seat_number": entry.seat_number,
+                "source": entry.source, "payload": entry.payload,
+                "description": entry_text(entry, entry.seat_number, language="en",
+                                          engine_slug=game.engine)}
+               for entry in game.actions.filter(sequence__lte=game.version).order_by("sequence")]
     return {"seed": game.seed, "version": game.version, "state": game.state,
-            "actions": list(actions)}
+            "actions": actions}
 
 
 # ---- chat ---------------------------------------------------------------------------------------

@@ -83,7 +83,7 @@ from games.models import (
 )
 from games.selectors import can_view, user_by_login
 from games.text import visible_text
-from games.texts import english_text, took_back_texts
+from games.texts import took_back_texts
 
 logger = logging.getLogger(__name__)
 
@@ -91,10 +91,19 @@ logger = logging.getLogger(__name__)
 @dataclass(frozen=True)
 class SubmitResult:
     game: Game
-    #: {"sequence", "version", "description"} of the applied move: the first result, repeated
-    #: as it was when the same Idempotency-Key comes again.
+    #: {"sequence", "version", "status", "awaiting_seats"} of the applied move: the first
+    #: result, repeated as it was when the same Idempotency-Key comes again.
     outcome: dict[str, Any]
     replayed: bool = False
+    #: The move's log text as its player reads it (games.texts.message_text renders it in the
+    #: reader's language); None when its log entry is gone.
+    text: dict[str, Any] | None = None
+
+
+def _own_entry_text(game: Game, sequence: int | None) -> dict[str, Any] | None:
+    """A log entry's text as the seat that made it reads it."""
+    entry = game.actions.filter(sequence=sequence).first() if sequence else None
+    return None if entry is None else entry.text_for(entry.seat_number)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -354,12 +363,11 @@ def _append_action(
     state_before: dict,
 ) -> Action:
     if kind == ActionKind.RESOLVE:
-        public_text = actor_message = engine.resolution_text(state_before, None)
+        public_text = actor_text = engine.resolution_text(state_before, None)
     else:
         public_text = engine.describe_text(state_before, seat_number, payload, viewer=None)
-        actor_message = engine.describe_text(state_before, seat_number, payload,
-                                             viewer=seat_number)
-    public, actor_text = english_text(engine, public_text), english_text(engine, actor_message)
+        actor_text = engine.describe_text(state_before, seat_number, payload,
+                                          viewer=seat_number)
     game.version += 1
     action = Action.objects.create(
         game=game,
@@ -369,10 +377,7 @@ def _append_action(
         payload=payload,
         source=source,
         actor=actor,
-        public_description=public,
-        actor_description=actor_text,
-        public_text=public_text,
-        actor_text=actor_message if actor_message != public_text else None,
+        **Action.stored_texts(public_text, actor_text, seat_number=seat_number, payload=payload),
     )
     bus.publish_game_after_commit(game.pk, game.version, action.pk)
     return action
@@ -666,8 +671,9 @@ def _apply_move(
     actor,
     now: datetime,
     seats: list[Seat] | None = None,
-) -> dict[str, Any]:
-    """Applies one seat's move to a locked, running game; returns the outcome summary.
+) -> SubmitResult:
+    """Applies one seat's move to a locked, running game; returns the outcome summary and the
+    move's text as its player reads it.
     `seats`: the game's seats if the caller read them in this transaction already."""
     engine = _engine_for(game.engine)
     state_before = game.state
@@ -709,13 +715,12 @@ def _apply_move(
     _after_change(game, engine, now, acted_seat=seat_number, player_acted=player_acted,
                   seats=seats)
     # Enough for a client to go on without reading the game again (the API's default answer).
-    return {
+    return SubmitResult(game=game, outcome={
         "sequence": record.sequence,
         "version": game.version,
-        "description": record.actor_description,
         "status": game.status,
         "awaiting_seats": [seat.number for seat in seats if seat.deadline_at is not None],
-    }
+    }, text=record.text_for(seat_number))
 
 
 def game_action_submit(
@@ -744,7 +749,8 @@ def game_action_submit(
                     raise IdempotencyKeyReused(
                         gettext("This Idempotency-Key was already used for a different request.")
                     )
-                return SubmitResult(game=game, outcome=record.response, replayed=True)
+                return SubmitResult(game=game, outcome=record.response, replayed=True,
+                                    text=_own_entry_text(game, record.response.get("sequence")))
         if game.status != GameStatus.ACTIVE:
             raise GameNotRunning(
                 "This game is over." if game.status == GameStatus.FINISHED
@@ -775,8 +781,8 @@ def game_action_submit(
                     % {"game_version": game.version, "expected_version": expected_version},
                 details={"version": game.version},
             )
-        outcome = _apply_move(game, seat_number=seat.number, action=action, source=source,
-                              actor=user, now=now, seats=seats)
+        result = _apply_move(game, seat_number=seat.number, action=action, source=source,
+                             actor=user, now=now, seats=seats)
         if had_deadline is not None:
             reliability.deadline_record(
                 seat, deadline_at=had_deadline, now=now,
@@ -787,9 +793,9 @@ def game_action_submit(
                 key=idempotency_key,
                 game=game,
                 request_fingerprint=_fingerprint(action, expected_version),
-                response=outcome,
+                response=result.outcome,
             )
-    return SubmitResult(game=game, outcome=outcome)
+    return result
 
 
 def _own_decision_unchanged(game: Game, seat_number: int, expected_version: int) -> bool:
@@ -827,10 +833,9 @@ def game_seat_move_apply(
         game = _locked_game(game_id)
         if game.status != GameStatus.ACTIVE or game.version != expected_version:
             return None
-        outcome = _apply_move(
+        return _apply_move(
             game, seat_number=seat_number, action=action, source=source, actor=actor, now=now
         )
-    return SubmitResult(game=game, outcome=outcome)
 
 
 def game_move_undo(*, game_id: int, user, expected_version: int | None,
@@ -860,16 +865,15 @@ def game_move_undo(*, game_id: int, user, expected_version: int | None,
             taken_back, before = undo.undo_target(engine, game, seat.number)
         target = taken_back[0]
         game.version += 1
-        words = f"Seat {seat.number} took back a move: "
+        payload = {"undoes": target.sequence, **(
+            {"with_automatic": [entry.sequence for entry in taken_back[1:]]}
+            if len(taken_back) > 1 else {})}
+        public_text, actor_text = took_back_texts(seat.number, target)
         record = Action.objects.create(
             game=game, sequence=game.version, kind=ActionKind.UNDO, seat_number=seat.number,
-            payload={"undoes": target.sequence, **(
-                {"with_automatic": [entry.sequence for entry in taken_back[1:]]}
-                if len(taken_back) > 1 else {})},
-            source=source, actor=user,
-            public_description=words + target.public_description,
-            actor_description=words + target.actor_description,
-            **took_back_texts(seat.number, target),
+            payload=payload, source=source, actor=user,
+            **Action.stored_texts(public_text, actor_text, seat_number=seat.number,
+                                  payload=payload),
         )
         Action.objects.filter(pk__in=[entry.pk for entry in taken_back]).update(
             undone_by=record.sequence)
@@ -878,8 +882,8 @@ def game_move_undo(*, game_id: int, user, expected_version: int | None,
         _require_playable(game, engine, "undo", seat.number)
         _after_change(game, engine, now, acted_seat=None, announce_turns=False)
     return SubmitResult(game=game, outcome={"sequence": record.sequence, "version": game.version,
-                                            "description": record.actor_description,
-                                            "undone": target.sequence})
+                                            "undone": target.sequence},
+                        text=record.text_for(seat.number))
 
 
 def game_resolve(*, game_id: int, expected_version: int | None = None) -> bool:

@@ -131,23 +131,26 @@ def standing_orders_in(engine_slug: str, orders: list[dict[str, Any]], *,
                          for choice in order["choices"]]} for order in orders]
 
 
+def message_text(engine_slug: str, message: dict[str, Any], *, language: str | None = None,
+                 names: Mapping[int, str] | None = None) -> str:
+    """`render_text`, for texts read back from the log: a sentence kept as it was (an entry
+    written before texts were stored, an engine without a catalog) gets the players' names for
+    its "Seat N" like the engine's own sentences do; a text this version cannot render (a key
+    or a component it no longer has) reads as its key rather than breaking the page."""
+    try:
+        rendered = render_text(engine_slug, message, language=language, names=names)
+    except (UnknownEngine, LookupError, ValueError, TypeError):
+        return str(message.get("k", "")) if isinstance(message, dict) else ""
+    if names and message.get("k") == "literal":
+        return with_names(rendered, names)
+    return rendered
+
+
 def entry_text(entry, viewer_seat: int | None, *, language: str | None = None,
                names: Mapping[int, str] | None = None, engine_slug: str | None = None) -> str:
-    """A log entry as `viewer_seat` may read it, in `language`: from its stored text, or, for
-    an entry written before texts were stored (or by an engine without a catalog), its English
-    description."""
-    message = entry.text_for(viewer_seat)
-    slug = engine_slug or entry.game.engine
-    if message is not None:
-        try:
-            if get_engine(slug).text_catalog is not None:
-                return render_text(slug, message, language=language, names=names)
-        except (UnknownEngine, LookupError, ValueError, TypeError):
-            # A text whose key or component a later version no longer has: the stored
-            # English description still reads.
-            pass
-    description = entry.description_for(viewer_seat)
-    return with_names(description, names) if names else description
+    """A log entry as `viewer_seat` may read it, in `language` (default: the active one)."""
+    return message_text(engine_slug or entry.game.engine, entry.text_for(viewer_seat),
+                        language=language, names=names)
 
 
 def english_text(engine, message: dict[str, Any]) -> str:
@@ -155,13 +158,13 @@ def english_text(engine, message: dict[str, Any]) -> str:
     return render(engine.text_catalog or _NO_CATALOG, message)
 
 
-def took_back_texts(seat_number: int, target) -> dict[str, Any]:
-    """The texts of an undo entry: "Seat N took back a move: " and the move's own text."""
-    if target.public_text is None:
-        return {}
-    return {"public_text": text("took_back", seat=seat_number, move=target.public_text),
-            "actor_text": text("took_back", seat=seat_number, move=target.actor_text)
-            if target.actor_text else None}
+def took_back_texts(seat_number: int, target) -> tuple[dict[str, Any], dict[str, Any] | None]:
+    """The public and the actor's text of an undo entry: "Seat N took back a move: " and the
+    move's own text."""
+    public = text("took_back", seat=seat_number, move=target.text_for(None))
+    if not target.hides_something:
+        return public, None
+    return public, text("took_back", seat=seat_number, move=target.text_for(target.seat_number))
 
 
 def component_name(engine_slug: str, kind: str, component: Any, *,

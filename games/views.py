@@ -19,7 +19,7 @@ from games.exceptions import GameError
 from games.forms import GameCreateForm
 from games.models import ActionSource, Game, GameStatus, ReportReason, Seat
 from games.names import seat_names, with_names
-from games.texts import entry_text, render_text, view_texts
+from games.texts import entry_text, message_text, render_text, view_texts
 
 LOG_ENTRIES_SHOWN = 30
 INVITATION_SENT = ("Invitation sent, if that name or email belongs to a player who is not in "
@@ -348,7 +348,9 @@ def game_act(request, game_id):
     except GameError as error:
         messages.error(request, error.message)
     else:
-        messages.success(request, with_names(result.outcome["description"], seat_names(game)))
+        if result.text is not None:
+            messages.success(request, message_text(game.engine, result.text,
+                                                   names=seat_names(game)))
     return redirect("games:detail", game_id=game.pk)
 
 

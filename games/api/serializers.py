@@ -90,7 +90,10 @@ class ExportEntrySerializer(serializers.Serializer):
     hidden = serializers.BooleanField()
     undone_by = serializers.IntegerField(
         allow_null=True, help_text="The undo entry that took this move back, if one did.")
-    description = serializers.CharField()
+    description = serializers.CharField(
+        help_text="The entry as the caller may read it, in English whatever the request's "
+                  "language (a record reads the same wherever it is taken); seats read "
+                  "\"Seat N\".")
     at = serializers.DateTimeField()
 
 
@@ -375,7 +378,8 @@ class UndoSerializer(serializers.Serializer):
 class UndoResultSerializer(serializers.Serializer):
     sequence = serializers.IntegerField(help_text="The undo's own log entry.")
     version = serializers.IntegerField()
-    description = serializers.CharField()
+    description = serializers.CharField(
+        help_text="The undo's log entry as the caller reads it, in the request's language.")
     undone = serializers.IntegerField(help_text="The log entry of the move taken back.")
 
 
@@ -383,7 +387,9 @@ class ActionResultSerializer(serializers.Serializer):
     sequence = serializers.IntegerField()
     version = serializers.IntegerField(help_text="The game's version now: send it with the "
                                                  "next move.")
-    description = serializers.CharField()
+    description = serializers.CharField(
+        help_text="The move's log entry as the caller reads it, in the request's language "
+                  "(the signed-in player's, else Accept-Language); seats read \"Seat N\".")
     replayed = serializers.BooleanField()
     status = serializers.ChoiceField(choices=GameStatus.choices,
                                      help_text="The game's status after the move.")
@@ -402,7 +408,8 @@ class LogEntrySerializer(serializers.ModelSerializer):
                   "signed-in player's, else Accept-Language); seats read \"Seat N\".")
     text = serializers.SerializerMethodField(
         help_text="The same as a message key with parameters (`k`, `p`), for clients that "
-                  "translate themselves; null for entries written before texts were kept.")
+                  "translate themselves; entries written before texts were kept hold their "
+                  "English sentence as the key `literal` with the parameter `text`.")
 
     class Meta:
         model = Action
@@ -414,7 +421,7 @@ class LogEntrySerializer(serializers.ModelSerializer):
                           engine_slug=self.context.get("engine"),
                           language=self.context.get("language"))
 
-    def get_text(self, entry) -> dict | None:
+    def get_text(self, entry) -> dict:
         return entry.text_for(self.context.get("viewer_seat"))
 
 

@@ -24,6 +24,7 @@ from accounts.api.authentication import TokenOrBearerAuthentication
 from accounts.tokens import has_scope
 from games import live
 from games.api.errors import error_body
+from games.texts import message_text
 
 #: Browsers wait this long before reconnecting a dropped stream.
 RECONNECT_MILLISECONDS = 3000
@@ -150,8 +151,10 @@ def _change(facts: live.GameFacts, entry: live.LogEntry | None, seat: int | None
               "status": facts.status, "awaiting": list(facts.awaiting),
               "your_turn": seat is not None and seat in facts.awaiting}
     if entry is not None:
+        message = entry.text_for(seat)
         change["log"] = {"sequence": entry.sequence, "seat": entry.seat_number,
-                         "text": entry.description_for(seat), "message": entry.text_for(seat)}
+                         "text": message_text(facts.engine, message, language="en"),
+                         "message": message}
     return change
 
 

@@ -42,7 +42,7 @@ from games.engines.registry import UnknownEngine, all_engines, get_engine
 from games.exceptions import GameError
 from games.export import game_export
 from games.models import ActionSource, GameStatus
-from games.texts import reader_language, render_text
+from games.texts import message_text, reader_language, render_text
 
 TRUE_WORDS = {"1", "true", "yes", "on"}
 
@@ -58,6 +58,14 @@ def wants_representation(request) -> bool:
                    for token in header.split(";")}
     return ("return=representation" in preferences
             or request.query_params.get("view", "").lower() in TRUE_WORDS)
+
+
+def _move_text(result: services.SubmitResult, request) -> str:
+    """The move's log entry as its player reads it, in the request's language, seats as
+    "Seat N" (as the log reads through the API)."""
+    if result.text is None:
+        return ""
+    return message_text(result.game.engine, result.text, language=reader_language(request))
 
 
 class ChatThrottle(FailOpenUserRateThrottle):
@@ -294,7 +302,8 @@ class GameViewSet(GamePlayersMixin, mixins.ListModelMixin, mixins.RetrieveModelM
         except (ValidationError, GameError):
             self.get_object()  # 404 for a game the caller may not see
             raise
-        body = {**result.outcome, "replayed": result.replayed}
+        body = {**result.outcome, "description": _move_text(result, request),
+                "replayed": result.replayed}
         if "awaiting_seats" not in body:  # a replayed result stored before these were kept
             body.update(status=result.game.status,
                         awaiting_seats=selectors.awaiting_seats(result.game))
@@ -320,7 +329,7 @@ class GameViewSet(GamePlayersMixin, mixins.ListModelMixin, mixins.RetrieveModelM
         result = services.game_move_undo(
             game_id=game.pk, user=request.user,
             expected_version=serializer.validated_data["version"], source=ActionSource.API)
-        return Response(result.outcome)
+        return Response({**result.outcome, "description": _move_text(result, request)})
 
     @extend_schema(methods=["GET"], operation_id="list_chat_messages", tags=["chat"],
                    summary="Read a game's chat, newest first",

@@ -47,7 +47,7 @@ from notifications.models import (
     Notification,
     NotificationKind,
 )
-from notifications.summaries import seat_names, with_names
+from notifications.summaries import seat_names
 
 logger = logging.getLogger(__name__)
 
@@ -666,6 +666,7 @@ def _play(inbound, game, user, now, choice: Choice, stale: bool) -> None:
     from games import services as game_services
     from games.exceptions import GameNotRunning, IllegalMove, NotAllowed, StaleVersion
     from games.models import ActionSource
+    from games.texts import message_text
 
     version = game.version
     try:
@@ -696,7 +697,8 @@ def _play(inbound, game, user, now, choice: Choice, stale: bool) -> None:
     inbound.action_sequence = result.outcome["sequence"]
     note = (["Other players moved meanwhile, but your choices were exactly the ones that email "
              "listed, so your move stands."] if stale else [])
-    played = with_names(result.outcome["description"], seat_names(game))
+    played = message_text(game.engine, result.text, names=seat_names(game)) \
+        if result.text is not None else ""
     _answer_player(inbound, game, user, now, status=InboundStatus.APPLIED, reason="move",
                    headline=gettext("Played: %(played)s") % {"played": played}, explanation=note,
                    changed_since=version)

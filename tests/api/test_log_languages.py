@@ -7,6 +7,7 @@ import pytest
 
 from games import services
 from games.engines.registry import get_engine
+from games.logtexts import literal
 from games.models import Action, Game
 from games.texts import entry_text, took_back_texts, translations_for
 from tests.api.test_games_api import client_for
@@ -47,8 +48,8 @@ def test_a_log_entry_reads_in_each_readers_language_and_keeps_the_pick_hidden():
     game, users, pick = _seat_zero_picked()
     engine = get_engine("seven_wonders")
     entry = Action.objects.filter(game=game).latest("sequence")
-    assert entry.public_text == {"k": "sw.chose", "p": {"seat": 0}}
-    assert entry.actor_text["p"]["card"] == pick["card"]
+    assert entry.text_for(None) == entry.text_for(1) == {"k": "sw.chose", "p": {"seat": 0}}
+    assert entry.text_for(0)["p"]["card"] == pick["card"]
     card = engine.text_catalog.names["card"][pick["card"]]
 
     other, spectator_like, picker = (client_for(users[1]), client_for(users[2]),
@@ -74,11 +75,12 @@ def test_an_undo_entry_reads_in_the_readers_language():
     state = engine.new_game(2, "languages")
     seat = engine.active_seats(state)[0]
     action = engine.legal_actions(state, seat)[0]
-    move = Action(seat_number=seat, public_text=engine.describe_text(state, seat, action),
-                  actor_text=None)
-    texts = took_back_texts(seat, move)
-    assert texts["actor_text"] is None
-    undo = Action(seat_number=seat, public_description="", actor_description="", **texts)
+    move = Action(seat_number=seat, payload=action, **Action.stored_texts(
+        engine.describe_text(state, seat, action), None, seat_number=seat, payload=action))
+    public, actor = took_back_texts(seat, move)
+    assert actor is None
+    undo = Action(seat_number=seat, payload={"undoes": 1}, **Action.stored_texts(
+        public, actor, seat_number=seat, payload={"undoes": 1}))
     english = f"Seat {seat} took back a move: {engine.describe(state, seat, action)}"
     assert entry_text(undo, None, language="en", engine_slug="stone_age") == english
     italian = entry_text(undo, None, language="it", engine_slug="stone_age",
@@ -97,13 +99,14 @@ def test_the_choices_read_in_the_readers_language():
     assert all(item["description"].startswith(("Costruisci", "Scarta")) for item in italian)
 
 
-def test_entries_without_a_usable_text_read_as_their_english_description():
-    old = Action(seat_number=1, public_description="Seat 1 acts.", actor_description="Seat 1 acts.")
+def test_entries_written_before_texts_were_kept_read_as_their_english_sentence():
+    old = Action(seat_number=1, **Action.stored_texts(literal("Seat 1 acts."), None,
+                                                      seat_number=1, payload=None))
     assert entry_text(old, None, language="fa", engine_slug="stone_age",
                       names={1: "Ada"}) == "Ada acts."
-    retired = Action(seat_number=1, public_description="Seat 1 acts.",
-                     actor_description="Seat 1 acts.", public_text={"k": "sa.retired_key"})
-    assert entry_text(retired, None, language="it", engine_slug="stone_age") == "Seat 1 acts."
+    # A key this version cannot render reads as the key, not as an error.
+    retired = Action(seat_number=1, public_text='{"k":"sa.retired_key"}')
+    assert entry_text(retired, None, language="it", engine_slug="stone_age") == "sa.retired_key"
 
 
 def test_an_emails_list_of_moves_reads_in_the_recipients_language():

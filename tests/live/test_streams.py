@@ -14,7 +14,7 @@ from games import services
 from games.engines.registry import get_engine
 from games.models import Action
 from games.names import seat_names
-from games.texts import view_texts
+from games.texts import entry_text, view_texts
 from tests.api.clients import token_of
 from tests.factories import UserFactory, started_game
 from tests.live.conftest import start_server, stop_server
@@ -52,7 +52,7 @@ def test_game_stream_sends_the_snapshot_then_each_move_and_resumes_after_last_ev
                                                                versions[-1] + 1))
     for event in moves:
         entry = Action.objects.get(game=game, sequence=int(event["id"]))
-        assert event["data"]["log"]["text"] == entry.description_for(0)
+        assert event["data"]["log"]["text"] == entry_text(entry, 0, language="en")
     stream.close()
 
     # Disconnected while two more moves happen: resuming loses none and repeats none.

@@ -15,8 +15,8 @@ from games import moderation, services
 from games.engines.registry import get_engine
 from games.exceptions import NotAllowed
 from games.models import ActionSource, AuditEntry, Game
-from games.names import seat_names, with_names
-from games.texts import view_texts
+from games.names import seat_names
+from games.texts import entry_text, view_texts
 from tests.factories import UserFactory, committed, started_game
 
 pytestmark = pytest.mark.django_db
@@ -104,7 +104,7 @@ def test_a_moderator_sees_the_public_view_and_no_secret(moderator, game_with_a_p
     assert "has_picked" in change and "hand_size" in change
     # The log shows the pick as everyone reads it, not what was picked.
     # Players are named there, as on the game page.
-    named = with_names(game.actions.get().public_description, seat_names(game))
+    named = entry_text(game.actions.get(), None, language="en", names=seat_names(game))
     assert escape(named) in change
     assert "Reveal hidden state" not in change
 

@@ -14,6 +14,7 @@ from django.utils import timezone
 
 from games import services as game_services
 from games.models import Action
+from games.texts import entry_text
 from notifications import services as notification_services
 from notifications.inbound import tokens
 from notifications.models import EmailReply, InboundMessage
@@ -138,8 +139,9 @@ def test_verb_and_number_does_that_to_what_the_numbered_choice_is_about():
     assert pick["type"] == "discard"
     assert pick["card"].startswith(card_name.lower().replace(" ", "_"))
     played = Action.objects.get(game=game, sequence=game.version)
-    assert played.source == "email" and card_name in played.actor_description
-    assert "Discard" in played.actor_description
+    own = entry_text(played, played.seat_number, language="en")
+    assert played.source == "email" and card_name in own
+    assert "Discard" in own
 
 
 def test_verb_and_number_without_such_an_action_plays_nothing():

@@ -12,6 +12,7 @@ import pytest
 from django.utils import timezone
 
 from games.models import Action, Game
+from games.texts import entry_text
 from notifications.inbound import context as play
 from notifications.models import Notification, NotificationKind
 from notifications.services import build_email
@@ -84,7 +85,7 @@ def others_moves_since(game: Game, seat_number: int) -> list[str]:
     texts = []
     for entry in Action.objects.filter(game=game, sequence__gt=last_own).order_by("sequence"):
         if entry.seat_number not in (None, seat_number):
-            text = entry.public_description
+            text = entry_text(entry, None, language="en")
             for number, name in names.items():
                 text = re.sub(rf"\b[Ss]eat {number}\b", name, text)
             texts.append(text)

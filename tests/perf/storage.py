@@ -1,5 +1,6 @@
-"""What one game costs in PostgreSQL: the summed sizes of its rows per table (the descriptions of
-its log counted apart), the growth of each table on disk, and the game row's HOT updates."""
+"""What one game costs in PostgreSQL: the summed sizes of its rows per table (the texts and the
+payloads of its log counted apart), the growth of each table on disk, and the game row's HOT
+updates."""
 
 from __future__ import annotations
 
@@ -39,18 +40,18 @@ def table_stats() -> dict[str, dict[str, int]]:
 
 def row_bytes(game_id: int) -> dict[str, int]:
     """Summed row sizes (pg_column_size of each whole row) of the game's rows per table, and
-    the Action description columns apart (`games_action.descriptions`)."""
+    the Action text and payload columns apart (`games_action.texts`, `games_action.payload`)."""
     sizes = {}
     with connection.cursor() as cursor:
         for table, column in GAME_TABLES.items():
             cursor.execute(f"SELECT coalesce(sum(pg_column_size(t.*)), 0) FROM {table} t "
                            f"WHERE {column} = %s", [game_id])
             sizes[table] = cursor.fetchone()[0]
-        cursor.execute("SELECT coalesce(sum(pg_column_size(public_description) + "
-                       "pg_column_size(actor_description)), 0), "
+        cursor.execute("SELECT coalesce(sum(pg_column_size(public_text) + "
+                       "coalesce(pg_column_size(actor_text), 0)), 0), "
                        "coalesce(sum(pg_column_size(payload)), 0) "
                        "FROM games_action WHERE game_id = %s", [game_id])
-        sizes["games_action.descriptions"], sizes["games_action.payload"] = cursor.fetchone()
+        sizes["games_action.texts"], sizes["games_action.payload"] = cursor.fetchone()
     return sizes
 
 

@@ -26,6 +26,9 @@ from tests.perf.storage import fill_pages_after, play_to_the_end, row_bytes, tab
 pytestmark = [BENCHMARKS_ONLY, pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
 
 SEED = "storage-bench"
+#: This game's log rows after retention when the log stored English descriptions (issue 20's
+#: baseline); the log must keep at most half of that.
+BASELINE_LOG_BYTES = 202 * 1024
 
 
 def _games_table_fillfactor(value: int | None) -> None:
@@ -68,13 +71,15 @@ def test_storage_of_a_finished_stone_age_game_for_three(benchmark, monkeypatch):
     report = {"moves": moves, "row_bytes": played, "row_bytes_after_retention": pruned,
               "log_and_notifications_bytes": log_and_notifications,
               "after_retention_bytes": after_retention,
-              "descriptions_bytes": played["games_action.descriptions"],
+              "texts_bytes": played["games_action.texts"],
+              "payload_bytes": played["games_action.payload"],
               "table_growth_bytes": growth,
               "game_row_updates": {"fillfactor_100": default_fillfactor,
                                    "fillfactor_70": migrated_fillfactor}}
     cost_table.record("storage: log+notifications, SA 3p", log_and_notifications / 1024, "KB",
-                      note=f"{moves} log entries; descriptions "
-                           f"{played['games_action.descriptions'] / 1024:.0f} KB of it")
+                      note=f"{moves} log entries; texts "
+                           f"{played['games_action.texts'] / 1024:.0f} KB, payloads "
+                           f"{played['games_action.payload'] / 1024:.0f} KB of it")
     cost_table.record("storage: same after retention", after_retention / 1024, "KB",
                       note="delivered notifications and idempotency records pruned")
     for name, updates in (("100", default_fillfactor), ("70", migrated_fillfactor)):
@@ -85,3 +90,6 @@ def test_storage_of_a_finished_stone_age_game_for_three(benchmark, monkeypatch):
     cost_table.save_report("storage-per-game.json", report)
     print(f"\nstorage: {json.dumps(report)}")
     assert moves > 50 and after_retention < log_and_notifications
+    assert after_retention <= BASELINE_LOG_BYTES / 2, (
+        f"the log keeps {after_retention / 1024:.1f} KB a game, more than half of "
+        f"{BASELINE_LOG_BYTES / 1024:.0f} KB")

@@ -15,7 +15,7 @@ from django.core.management import CommandError, call_command
 from django.utils import timezone
 from rest_framework.test import APIClient
 
-from games import services
+from games import logtexts, services
 from games.engines import registry
 from games.exceptions import EngineFault
 from games.models import Game, Seat
@@ -213,7 +213,8 @@ def test_check_games_finds_a_game_that_cannot_continue(faulty_engines):
     stuck = engine.apply(game.state, 0, {"type": "bank"})
     game.actions.create(sequence=game.version + 1, kind="move", seat_number=0,
                         payload={"type": "bank"}, source="api",
-                        public_description="", actor_description="")
+                        public_text=logtexts.pack(logtexts.literal("Seat 0 banks."), seat=0,
+                                                  payload={"type": "bank"}))
     Game.objects.filter(pk=game.pk).update(state=stuck, version=game.version + 1)
     output, code = _check_games()
     assert code == 1 and f"game {game.pk} " in output and "cannot continue" in output

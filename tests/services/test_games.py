@@ -20,6 +20,7 @@ from games.exceptions import (
     StaleVersion,
 )
 from games.models import Action, ActionKind, Game, GameStatus
+from games.texts import entry_text, message_text
 from tests.engines.toy import toy_engine
 from tests.factories import UserFactory, committed, open_game, started_game
 
@@ -127,11 +128,12 @@ def test_start_needs_the_minimum_number_of_players():
 def test_a_move_is_logged_and_bumps_the_version():
     game, (alice, bob) = started_game(2)
     result = submit(game, alice, {"type": "bid", "amount": 2})
-    assert result.outcome == {"sequence": 1, "version": 1, "description": "Seat 0 bid 2.",
-                              "status": "active", "awaiting_seats": [1]}
+    assert result.outcome == {"sequence": 1, "version": 1, "status": "active",
+                              "awaiting_seats": [1]}
+    assert message_text(game.engine, result.text, language="en") == "Seat 0 bid 2."
     entry = Action.objects.get(game=game)
     assert (entry.seat_number, entry.source, entry.actor) == (0, "api", alice)
-    assert entry.public_description == "Seat 0 placed a secret bid."
+    assert entry_text(entry, None, language="en") == "Seat 0 placed a secret bid."
     game.refresh_from_db()
     assert game.version == 1 and game.state["bids"] == [2, None]
     # Alice picked: her clock stops (she may still change her bid); Bob's runs.
@@ -221,7 +223,7 @@ def test_all_secret_picks_in_triggers_one_resolution(django_capture_on_commit_ca
     assert not game.needs_resolution
     entry = game.actions.get(sequence=3)
     assert entry.kind == ActionKind.RESOLVE and entry.source == "system"
-    assert "seat 0 bid 3" in entry.public_description
+    assert "seat 0 bid 3" in entry_text(entry, None, language="en")
     # Running the resolution again (a duplicate task delivery) applies nothing.
     assert services.game_resolve(game_id=game.pk, expected_version=2) is False
     assert services.game_resolve(game_id=game.pk) is False
