@@ -227,5 +227,5 @@ def test_one_read_serves_every_log_entry_a_move_wrote():
     for sequence in range(first + 1, after + 1):
         cached = hub._facts[(game.pk, sequence)]
         assert cached.done() and cached.result().entry.sequence == sequence
-    public = Action.objects.get(game=game, sequence=after).public_text
+    public = Action.objects.get(game=game, sequence=after).text_for(None)
     assert hub._facts[(game.pk, after)].result().entry.public_text == public
