@@ -68,9 +68,8 @@ def purge_idempotency_records() -> int:
     return deleted
 
 
-#: Due games per batch task: small enough that several workers share a big sweep, large enough
-#: that the queue does not fill with tiny messages.
-SWEEP_BATCH_SIZE = 50
+#: Due games per batch task (services.SWEEP_BATCH_SIZE: one transaction each).
+SWEEP_BATCH_SIZE = services.SWEEP_BATCH_SIZE
 
 
 @shared_task
