@@ -206,6 +206,10 @@ def _announce_after_commit(game_id: int, kind: str, seats: list[int]) -> None:
     from config.celery import publish_after_commit
     from games import tasks
 
+    batch = _batched_writes.get()
+    if batch is not None:  # a deadline sweep's batch: one task for all its games' notices
+        batch.announcements.append([game_id, kind, seats])
+        return
     publish_after_commit(tasks.announce_game_event, game_id, kind, seats)
 
 
@@ -401,7 +405,8 @@ def _append_action(
 # through the same code as every move; inside `_writes_batched()` the rows that code writes
 # for each move (the log entry, the seats' clocks, the game row) and for each timeout (the
 # deadline record, the timeout count, the player's notice) are gathered and written at the end,
-# one statement per table for the whole batch instead of several for each timeout. Nothing in
+# one statement per table for the whole batch instead of several for each timeout, and the
+# "your turn" and "finished" notices of all its games are queued as one task. Nothing in
 # that transaction reads those rows back before: the games and seats are passed along as the
 # objects that were changed.
 
@@ -426,6 +431,7 @@ class _BatchedWrites:
     #: code that a later change adds to the move's path) is saved whole rather than lose that.
     games_as_read: dict[int, list[Any]] = field(default_factory=dict)
     timed_out: list[dict[str, Any]] = field(default_factory=list)
+    announcements: list[list[Any]] = field(default_factory=list)
 
     def read(self, games: list[Game]) -> None:
         self.games_as_read.update((game.pk, _other_game_fields(game)) for game in games)
@@ -445,6 +451,11 @@ class _BatchedWrites:
             games.append(game)
         _rows_update(Game, games, _GAME_CHANGE_FIELDS)
         _timeouts_write(self.timed_out, self.now)
+        if self.announcements:
+            from config.celery import publish_after_commit
+            from games import tasks
+
+            publish_after_commit(tasks.announce_game_events, self.announcements)
 
 
 def _rows_update(model: type[models.Model], rows: list[models.Model], fields: list[str]

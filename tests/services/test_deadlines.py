@@ -290,3 +290,26 @@ def test_the_batch_row_update_keeps_each_rows_own_values_and_json_types():
     stored = {game.pk: game for game in Game.objects.filter(pk__in=[g.pk for g in games])}
     assert [type(stored[game.pk].state["n"]) for game in games] == [int, float, bool]
     assert {stored[game.pk].version for game in games} == {7}
+
+
+def test_the_next_players_of_a_swept_batch_are_told_it_is_their_turn():
+    """Stone Age passes the turn after a timeout: the batch queues one task that tells each
+    game's next player, as a move's own notice would."""
+    from games.engines.registry import get_engine
+
+    engine = get_engine("stone_age")
+    games = [started_game(3, engine="stone_age", seed=f"sweep-{index}", now=T0)
+             for index in range(2)]
+    awaited = {game.pk: engine.active_seats(game.state) for game, _ in games}
+    assert all(len(seats) == 1 for seats in awaited.values())
+    with committed():
+        report = services.deadlines_sweep(now=T0 + DAY)
+    assert report.timed_out_seats == 2
+    for game, users in games:
+        game.refresh_from_db()
+        (next_seat,) = engine.active_seats(game.state)
+        assert next_seat != awaited[game.pk][0]
+        assert Notification.objects.filter(user=users[next_seat], game=game,
+                                           kind="your_turn").count() == 1
+        assert Notification.objects.filter(user=users[awaited[game.pk][0]], game=game,
+                                           kind="timed_out").count() == 1
