@@ -57,6 +57,21 @@ def publish(channel: str, message: dict) -> None:
         logger.warning("Could not publish a live event on %s", channel, exc_info=True)
 
 
+def publish_many(messages: list[tuple[str, dict]]) -> None:
+    """Publishes these (channel, message) pairs now, in one round trip to Redis; an outage is
+    logged, never raised, as in `publish`."""
+    client = _redis()
+    if client is None or not messages:
+        return
+    try:
+        with client.pipeline(transaction=False) as pipeline:
+            for channel, message in messages:
+                pipeline.publish(channel, json.dumps(message, separators=(",", ":")))
+            pipeline.execute()
+    except (redis.RedisError, OSError):
+        logger.warning("Could not publish %s live events", len(messages), exc_info=True)
+
+
 def publish_game_after_commit(game_id: int, version: int | None = None,
                               action_id: int | None = None) -> None:
     """A game changed: a new log entry (`version`, `action_id`), or its status or seats
@@ -65,7 +80,25 @@ def publish_game_after_commit(game_id: int, version: int | None = None,
         game_channel(game_id), {"game": game_id, "version": version, "action": action_id}))
 
 
+def publish_games_after_commit(entries: list[tuple[int, int, int]]) -> None:
+    """New log entries (game id, version, entry id) of several games, e.g. a deadline sweep's
+    batch: one message each, all sent in one round trip."""
+    messages = [(game_channel(game_id), {"game": game_id, "version": version, "action": action})
+                for game_id, version, action in entries]
+    transaction.on_commit(lambda: publish_many(messages))
+
+
 def publish_user_after_commit(user_id: int, notification_id: int) -> None:
     """A player has a new notice (their turn, a game started or finished, an invitation...)."""
     transaction.on_commit(lambda: publish(
         user_channel(user_id), {"user": user_id, "notification": notification_id}))
+
+
+def publish_users_after_commit(notices: list[tuple[int, int]]) -> None:
+    """Several new notices (user id, notification id), sent in one round trip."""
+    if len(notices) == 1:
+        publish_user_after_commit(*notices[0])
+        return
+    messages = [(user_channel(user_id), {"user": user_id, "notification": notification_id})
+                for user_id, notification_id in notices]
+    transaction.on_commit(lambda: publish_many(messages))

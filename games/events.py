@@ -11,3 +11,8 @@ game_event = Signal()
 
 #: kwargs: user_id (int), kind (str: "moderation"), text (str: what the player is told).
 player_event = Signal()
+
+#: kwargs: timeouts (list of dicts: game (Game), seat (Seat, its user loaded), replaced (bool: a
+#: bot took the seat over), timeouts (int: in a row)). Sent by the deadline sweep once per batch
+#: of games, inside its transaction, so that receivers write for all the seats at once.
+seats_timed_out = Signal()

@@ -16,11 +16,18 @@ RECENT_DEADLINES = 100
 
 
 def deadline_record(seat: Seat, *, deadline_at: datetime, outcome: str, now: datetime) -> None:
-    """Written by the game services in the transaction of the move or the timeout."""
-    if seat.user_id is None:
-        return
-    DeadlineRecord.objects.create(user_id=seat.user_id, game_id=seat.game_id,
-                                  deadline_at=deadline_at, outcome=outcome, recorded_at=now)
+    """Written by the game services in the transaction of the move."""
+    deadline_records_write([seat], deadline_at=[deadline_at], outcome=outcome, now=now)
+
+
+def deadline_records_write(seats: list[Seat], *, deadline_at: list[datetime], outcome: str,
+                           now: datetime) -> None:
+    """One record per seat (with its own deadline), in one statement: the deadline sweep writes
+    a whole batch of timeouts at once. Bot seats without a player have no record."""
+    DeadlineRecord.objects.bulk_create(
+        DeadlineRecord(user_id=seat.user_id, game_id=seat.game_id, deadline_at=deadline,
+                       outcome=outcome, recorded_at=now)
+        for seat, deadline in zip(seats, deadline_at, strict=True) if seat.user_id is not None)
 
 
 @dataclass(frozen=True)

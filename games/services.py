@@ -16,13 +16,16 @@ import secrets
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
+from contextvars import ContextVar
+from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, connections, models, transaction
+from django.db.models import Prefetch
+from django.db.models.functions import Cast
 from django.utils import timezone
 from django.utils.translation import gettext
 
@@ -39,7 +42,7 @@ from games.engines.base import (
     match_legal,
 )
 from games.engines.registry import UnknownEngine, get_engine
-from games.events import game_event
+from games.events import game_event, seats_timed_out
 from games.exceptions import (
     ChatError,
     ChatThrottled,
@@ -212,6 +215,10 @@ def _announce_after_commit(game_id: int, kind: str, seats: list[int]) -> None:
     from config.celery import publish_after_commit
     from games import tasks
 
+    batch = _batched_writes.get()
+    if batch is not None:  # a deadline sweep's batch: one task for all its games' notices
+        batch.announcements.append([game_id, kind, seats])
+        return
     publish_after_commit(tasks.announce_game_event, game_id, kind, seats)
 
 
@@ -246,10 +253,25 @@ def _schedule_follow_ups(game: Game, seats: list[Seat] | None = None) -> None:
         publish_after_commit(tasks.play_bot_moves, game.pk, game.version)
 
 
+#: The players' vacations, read with their seats (`_seats_of`, the deadline sweep's batch).
+_VACATIONS = Prefetch("user__vacations", to_attr="vacation_list")
+
+
 def _pauses_by_user(seats: list[Seat]) -> dict[int, list[tuple[datetime, datetime]]]:
-    user_ids = [seat.user_id for seat in seats if seat.user_id and not seat.is_bot]
-    pauses: dict[int, list[tuple[datetime, datetime]]] = {uid: [] for uid in user_ids}
-    for vacation in Vacation.objects.filter(user_id__in=user_ids):
+    """Each player's vacations (their clocks pause), from the seats' prefetched vacations where
+    they were read with them, otherwise read now."""
+    pauses: dict[int, list[tuple[datetime, datetime]]] = {}
+    unread = []
+    for seat in seats:
+        if not seat.user_id or seat.is_bot:
+            continue
+        if hasattr(seat.user, "vacation_list"):
+            pauses[seat.user_id] = [(vacation.starts_at, vacation.ends_at)
+                                    for vacation in seat.user.vacation_list]
+        else:
+            pauses[seat.user_id] = []
+            unread.append(seat.user_id)
+    for vacation in Vacation.objects.filter(user_id__in=unread):
         pauses[vacation.user_id].append((vacation.starts_at, vacation.ends_at))
     return pauses
 
@@ -300,7 +322,7 @@ def _refresh_turns(
         if [getattr(seat, field) for field in clock_fields] != before:
             changed.append(seat)
     if changed:  # one statement for the seat that moved and the seats now to act
-        Seat.objects.bulk_update(changed, clock_fields)
+        _seats_write(changed, clock_fields)
     if over:
         _game_finish(game, engine, now)
         return []
@@ -320,8 +342,9 @@ def _game_finish(game: Game, engine: Engine, now: datetime, result: dict | None 
 
 
 def _seats_of(game: Game) -> list[Seat]:
-    """The game's seats with their players, read once per change and passed along."""
-    return list(game.seats.select_related("user"))
+    """The game's seats with their players (and their vacations), read once per change and
+    passed along."""
+    return list(game.seats.select_related("user").prefetch_related(_VACATIONS))
 
 
 def _after_change(
@@ -342,7 +365,7 @@ def _after_change(
                                          cancel_queue_of=acted_seat if player_acted else None,
                                          seats=seats)
     newly_active = _refresh_turns(game, engine, now, acted_seat, player_acted, seats)
-    game.save()
+    _game_write(game)
     if game.status == GameStatus.FINISHED:
         _announce_after_commit(game.pk, "finished", list(range(game.num_players)))
     elif newly_active and announce_turns:
@@ -369,7 +392,7 @@ def _append_action(
         actor_text = engine.describe_text(state_before, seat_number, payload,
                                           viewer=seat_number)
     game.version += 1
-    action = Action.objects.create(
+    action = Action(
         game=game,
         sequence=game.version,
         kind=kind,
@@ -379,8 +402,167 @@ def _append_action(
         actor=actor,
         **Action.stored_texts(public_text, actor_text, seat_number=seat_number, payload=payload),
     )
-    bus.publish_game_after_commit(game.pk, game.version, action.pk)
+    _log_entry_write(action)
     return action
+
+
+# Batched writes. The deadline sweep changes a batch of games, all locked in one transaction,
+# through the same code as every move; inside `_writes_batched()` the rows that code writes
+# for each move (the log entry, the seats' clocks, the game row) and for each timeout (the
+# deadline record, the timeout count, the player's notice) are gathered and written at the end,
+# one statement per table for the whole batch instead of several for each timeout, and the
+# "your turn" and "finished" notices of all its games are queued as one task. Nothing in
+# that transaction reads those rows back before: the games and seats are passed along as the
+# objects that were changed.
+
+#: Fields of the game row that a move, a resolution, a timeout or the end of the game change.
+_GAME_CHANGE_FIELDS = ["state", "version", "status", "needs_resolution", "result",
+                       "finished_at", "updated_at"]
+
+
+def _other_game_fields(game: Game) -> list[Any]:
+    return [getattr(game, column.attname) for column in Game._meta.concrete_fields
+            if column.name not in _GAME_CHANGE_FIELDS]
+
+
+@dataclass
+class _BatchedWrites:
+    now: datetime
+    actions: list[Action] = field(default_factory=list)
+    seats: dict[int, Seat] = field(default_factory=dict)
+    seat_fields: set[str] = field(default_factory=set)
+    games: dict[int, Game] = field(default_factory=dict)
+    #: The games' other fields as read, by id: a game changed beyond _GAME_CHANGE_FIELDS (by
+    #: code that a later change adds to the move's path) is saved whole rather than lose that.
+    games_as_read: dict[int, list[Any]] = field(default_factory=dict)
+    timed_out: list[dict[str, Any]] = field(default_factory=list)
+    announcements: list[list[Any]] = field(default_factory=list)
+
+    def read(self, games: list[Game]) -> None:
+        self.games_as_read.update((game.pk, _other_game_fields(game)) for game in games)
+
+    def write(self) -> None:
+        Action.objects.bulk_create(self.actions)
+        bus.publish_games_after_commit([(action.game_id, action.sequence, action.pk)
+                                        for action in self.actions])
+        _rows_update(Seat, list(self.seats.values()), sorted(self.seat_fields))
+        changed_at = timezone.now()
+        games = []
+        for game in self.games.values():
+            if self.games_as_read.get(game.pk) != _other_game_fields(game):
+                game.save()
+                continue
+            game.updated_at = changed_at  # what save() sets (auto_now); an update does not
+            games.append(game)
+        _rows_update(Game, games, _GAME_CHANGE_FIELDS)
+        _timeouts_write(self.timed_out, self.now)
+        if self.announcements:
+            from config.celery import publish_after_commit
+            from games import tasks
+
+            publish_after_commit(tasks.announce_game_events, self.announcements)
+
+
+def _rows_update(model: type[models.Model], rows: list[models.Model], fields: list[str]
+                 ) -> None:
+    """`bulk_update`, but a field that has the same value in every row is set to that value
+    rather than to a CASE over the rows: Django builds and resolves a condition for each row
+    and field, which was most of the sweep's CPU, while a batch's rows mostly agree (timed-out
+    seats all lose their clocks, the games all move on at the same moment). JSON values count as
+    the same only when all are null (1, 1.0 and true are equal in Python, not in JSON)."""
+    if not rows:
+        return
+    connection = connections[model.objects.db]
+    size = connection.ops.bulk_batch_size([model._meta.pk, model._meta.pk, *fields], rows)
+    for start in range(0, len(rows), size):
+        chunk = rows[start:start + size]
+        values: dict[str, Any] = {}
+        for name in fields:
+            column = model._meta.get_field(name)
+            given = [getattr(row, column.attname) for row in chunk]
+            first = given[0]
+            if (all(value is None for value in given) if isinstance(column, models.JSONField)
+                    else all(type(value) is type(first) and value == first for value in given)):
+                values[column.attname] = first
+                continue
+            case = models.Case(*(models.When(pk=row.pk, then=models.Value(value,
+                                                                          output_field=column))
+                                 for row, value in zip(chunk, given, strict=True)),
+                               output_field=column)
+            values[column.attname] = (Cast(case, output_field=column)
+                                      if connection.features.requires_casted_case_in_updates
+                                      else case)
+        model.objects.filter(pk__in=[row.pk for row in chunk]).update(**values)
+
+
+_batched_writes: ContextVar[_BatchedWrites | None] = ContextVar("games_batched_writes",
+                                                                 default=None)
+
+
+@contextmanager
+def _writes_batched(games: list[Game], now: datetime) -> Iterator[None]:
+    """Gathers the writes of the changes made inside to these games (locked and read in the
+    caller's transaction) and makes them at the end; on an exception nothing is written (the
+    transaction rolls back)."""
+    batch = _BatchedWrites(now)
+    batch.read(games)
+    token = _batched_writes.set(batch)
+    try:
+        yield
+    finally:
+        _batched_writes.reset(token)
+    batch.write()
+
+
+def _log_entry_write(action: Action) -> None:
+    batch = _batched_writes.get()
+    if batch is not None:
+        batch.actions.append(action)
+        return
+    action.save(force_insert=True)
+    bus.publish_game_after_commit(action.game_id, action.sequence, action.pk)
+
+
+def _seats_write(seats: list[Seat], fields: list[str]) -> None:
+    batch = _batched_writes.get()
+    if batch is None:
+        _rows_update(Seat, seats, fields)
+        return
+    batch.seats.update((seat.pk, seat) for seat in seats)
+    batch.seat_fields.update(fields)
+
+
+def _game_write(game: Game) -> None:
+    batch = _batched_writes.get()
+    if batch is None:
+        game.save()
+        return
+    batch.games[game.pk] = game
+
+
+def _timeout_write(game: Game, seat: Seat, missed_deadline: datetime, replaced: bool,
+                   now: datetime) -> None:
+    """A timeout's own rows: its deadline record, the seat's count (and its bot, when the
+    seat is handed over), the player's notice."""
+    timeout = {"game": game, "seat": seat, "missed_deadline": missed_deadline,
+               "replaced": replaced, "timeouts": seat.timeout_count}
+    batch = _batched_writes.get()
+    if batch is not None:
+        batch.timed_out.append(timeout)
+    else:
+        _timeouts_write([timeout], now)
+
+
+def _timeouts_write(timeouts: list[dict[str, Any]], now: datetime) -> None:
+    seats = [timeout["seat"] for timeout in timeouts]
+    reliability.deadline_records_write(
+        seats, deadline_at=[timeout["missed_deadline"] for timeout in timeouts],
+        outcome=DeadlineOutcome.TIMED_OUT, now=now)
+    _rows_update(Seat, seats, ["timeout_count", "is_bot"])
+    if timeouts:
+        seats_timed_out.send(sender=Game, timeouts=[
+            {key: timeout[key] for key in ("game", "seat", "replaced", "timeouts")}
+            for timeout in timeouts])
 
 
 def _fingerprint(action: Any, expected_version: int | None) -> str:
@@ -1035,10 +1217,18 @@ class SweepReport:
 MAX_TIMEOUT_STEPS = 200
 
 
-def _time_out_seat(game: Game, engine: Engine, seat: Seat, now: datetime) -> None:
-    """Plays the seat's timeout (or bot) moves until it is no longer its turn; counts one
-    timeout, and hands the seat to a bot after the game's limit of timeouts in a row."""
-    source = ActionSource.BOT if seat.is_bot else ActionSource.TIMEOUT
+def _time_out_seat(game: Game, engine: Engine, seat: Seat, now: datetime, *,
+                   seats: list[Seat] | None = None) -> bool:
+    """Plays the seat's timeout moves until it is no longer its turn; counts one timeout, and
+    hands the seat to a bot after the game's limit of timeouts in a row. Returns False for a
+    bot's seat past its deadline (its task was lost): that move is left to the bot task,
+    queued here, since a search bot thinks for up to seconds, which a sweep must not wait for.
+    `seats`: the game's seats as read in this transaction."""
+    seats = _seats_of(game) if seats is None else seats
+    seat = next(each for each in seats if each.pk == seat.pk)
+    if seat.is_bot:
+        _schedule_follow_ups(game, seats)
+        return False
     missed_deadline = seat.deadline_at
     for _ in range(MAX_TIMEOUT_STEPS):
         with _engine_guard(game, "timeout", seat.number):
@@ -1047,28 +1237,19 @@ def _time_out_seat(game: Game, engine: Engine, seat: Seat, now: datetime) -> Non
                 break
             if seat.number not in engine.active_seats(game.state):
                 break  # a secret pick already made; the seat is only allowed to change it
-            if seat.is_bot:
-                action = _bot_move(engine, game, seat)
-            else:
-                action = engine.timeout_action(game.state, seat.number)
-        _apply_move(game, seat_number=seat.number, action=action, source=source, actor=None,
-                    now=now)
-        seat.refresh_from_db()
+            action = engine.timeout_action(game.state, seat.number)
+        # `seats` are the objects the move updates, so `seat` shows its clock after it.
+        _apply_move(game, seat_number=seat.number, action=action, source=ActionSource.TIMEOUT,
+                    actor=None, now=now, seats=seats)
         if seat.deadline_at is None:
             break
-    if seat.is_bot:
-        return
-    reliability.deadline_record(seat, deadline_at=missed_deadline,
-                                outcome=DeadlineOutcome.TIMED_OUT, now=now)
     seat.timeout_count += 1
     replaced = seat.timeout_count >= game.max_consecutive_timeouts
     if replaced:
         seat.is_bot = True
-    seat.save(update_fields=["timeout_count", "is_bot"])
-    _emit(game.pk, "replaced_by_bot" if replaced else "timed_out", [seat.number],
-          timeouts=seat.timeout_count)
-    if replaced:
-        _schedule_follow_ups(game)
+        _schedule_follow_ups(game, seats)
+    _timeout_write(game, seat, missed_deadline, replaced, now)
+    return True
 
 
 def deadlines_due_game_ids(*, now: datetime | None = None,
@@ -1084,41 +1265,82 @@ def deadlines_due_game_ids(*, now: datetime | None = None,
     return game_ids if limit is None else game_ids[:limit]
 
 
+#: Due games swept in one transaction (and one batch task of the beat's fan-out): small enough
+#: that several workers share a big sweep and a player's move waits little for a batch's locks,
+#: large enough that the batch's reads and writes are a few statements for many timeouts.
+SWEEP_BATCH_SIZE = 50
+
+
 def deadlines_sweep_games(*, game_ids: list[int], now: datetime | None = None) -> SweepReport:
-    """Times out the due seats of these games, each game in its own transaction. Safe to run in
-    several workers at once on the same ids: a game is taken with SKIP LOCKED (one held by
-    another sweep or a move is left for the next sweep) and its seats are checked again under
-    the lock, so a seat is never timed out twice."""
+    """Times out the due seats of these games (a batch of the beat's fan-out) in one
+    transaction. Safe to run in several workers at once on the same ids: the games are locked
+    with SKIP LOCKED (a game held by another batch or by a move is left for the next sweep) and
+    their seats are read again under the lock, so a seat is never timed out twice. An engine
+    fault in one game (logged) rolls the batch back; its games are then swept one transaction
+    each, so that the others still get their timeouts."""
     now = _now(now)
+    try:
+        with transaction.atomic():
+            return _sweep_locked_games(game_ids, now)
+    except EngineFault:
+        report = SweepReport()
+        for game_id in game_ids:
+            try:
+                with transaction.atomic():
+                    part = _sweep_locked_games([game_id], now)
+            except EngineFault:
+                # `manage.py check_games` lists the faulty game; the others are done.
+                report.faulty_games += 1
+                continue
+            report.games += part.games
+            report.timed_out_seats += part.timed_out_seats
+        return report
+
+
+def _sweep_locked_games(game_ids: list[int], now: datetime) -> SweepReport:
+    """The sweep of one batch, inside the caller's transaction: the games and their seats (with
+    players and vacations) read in three statements, each game's timeout moves made through the
+    same code as any move, and everything they write written at the end, a statement or two per
+    table for the whole batch (`_writes_batched`)."""
     report = SweepReport()
-    for game_id in game_ids:
-        try:
-            with transaction.atomic():
-                game = (Game.objects.select_for_update(skip_locked=True)
-                        .filter(pk=game_id, status=GameStatus.ACTIVE).first())
-                if game is None:
-                    continue
-                engine = _engine_for(game.engine)
-                due = game.seats.select_related("user").filter(deadline_at__lte=now)
-                handled = 0
-                for seat in due.order_by("number"):
-                    _time_out_seat(game, engine, seat, now)
-                    handled += 1
-                if handled:
-                    report.games += 1
-                    report.timed_out_seats += handled
-        except EngineFault:
-            # Logged with the game and the step; the other due games still get their turn,
-            # and `manage.py check_games` lists the faulty one.
-            report.faulty_games += 1
+    games = list(Game.objects.select_for_update(skip_locked=True)
+                 .filter(pk__in=game_ids, status=GameStatus.ACTIVE).order_by("pk"))
+    if not games:
+        return report
+    seats_of: dict[int, list[Seat]] = {game.pk: [] for game in games}
+    for seat in (Seat.objects.filter(game__in=games).select_related("user")
+                 .prefetch_related(_VACATIONS).order_by("game_id", "number")):
+        seats_of[seat.game_id].append(seat)
+    with _writes_batched(games, now):
+        for game in games:
+            engine = _engine_for(game.engine)
+            seats = seats_of[game.pk]
+            handled = 0
+            for seat in [seat for seat in seats if _is_due(seat, now)]:
+                # An earlier seat's timeout may have ended this seat's turn (or the game).
+                if _is_due(seat, now):
+                    handled += _time_out_seat(game, engine, seat, now, seats=seats)
+            if handled:
+                report.games += 1
+                report.timed_out_seats += handled
     return report
+
+
+def _is_due(seat: Seat, now: datetime) -> bool:
+    return seat.deadline_at is not None and seat.deadline_at <= now
 
 
 def deadlines_sweep(*, now: datetime | None = None, limit: int | None = None) -> SweepReport:
     """Times out every seat whose deadline has passed and sends due reminders, in this process
     (the beat task fans the games out to the workers instead; see tasks.sweep_deadlines)."""
     now = _now(now)
-    report = deadlines_sweep_games(game_ids=deadlines_due_game_ids(now=now, limit=limit), now=now)
+    report = SweepReport()
+    game_ids = deadlines_due_game_ids(now=now, limit=limit)
+    for start in range(0, len(game_ids), SWEEP_BATCH_SIZE):
+        part = deadlines_sweep_games(game_ids=game_ids[start:start + SWEEP_BATCH_SIZE], now=now)
+        report.games += part.games
+        report.timed_out_seats += part.timed_out_seats
+        report.faulty_games += part.faulty_games
     report.reminders = reminders_send_due(now=now)
     return report
 

@@ -33,6 +33,14 @@ def announce_game_event(game_id: int, kind: str, seats: list[int]) -> None:
 
 
 @shared_task
+def announce_game_events(events: list[list]) -> None:
+    """The notices of a deadline sweep's batch of games, [game id, kind, seats] each: one
+    message for the batch rather than one per game. Acked on receipt, as announce_game_event."""
+    for game_id, kind, seats in events:
+        services.game_event_announce(game_id=game_id, kind=kind, seats=seats)
+
+
+@shared_task
 def resolve_pending_games() -> int:
     """Safety net run by beat: resolve games whose on-commit task was lost."""
     count = 0
@@ -68,9 +76,8 @@ def purge_idempotency_records() -> int:
     return deleted
 
 
-#: Due games per batch task: small enough that several workers share a big sweep, large enough
-#: that the queue does not fill with tiny messages.
-SWEEP_BATCH_SIZE = 50
+#: Due games per batch task (services.SWEEP_BATCH_SIZE: one transaction each).
+SWEEP_BATCH_SIZE = services.SWEEP_BATCH_SIZE
 
 
 @shared_task

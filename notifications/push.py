@@ -119,12 +119,18 @@ def subscription_delete(*, user, endpoint: str) -> int:
 # ---- writing: the second channel of notify() ----------------------------------------------------
 
 
-def initial_status(user, email_status: str, delivery: str) -> str:
+def users_with_devices(user_ids) -> set[int]:
+    """Which of these players have a device to push to (one query for a whole batch)."""
+    return set(PushSubscription.objects.filter(user_id__in=user_ids)
+               .values_list("user_id", flat=True).distinct())
+
+
+def initial_status(*, has_device: bool, delivery: str) -> str:
     """The push status a new notification starts with: the player's choice for the kind, if
     they have a device to push to."""
     from notifications.models import Delivery
 
-    if not PushSubscription.objects.filter(user=user).exists():
+    if not has_device:
         return EmailStatus.SKIPPED
     return {Delivery.IMMEDIATE: EmailStatus.PENDING, Delivery.DIGEST: EmailStatus.DIGEST,
             Delivery.NEVER: EmailStatus.SKIPPED}[delivery]

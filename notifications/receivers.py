@@ -7,11 +7,11 @@ from django.db.models.signals import post_save
 from django.dispatch import receiver
 from django.utils import timezone
 
-from games.events import game_event, player_event
+from games.events import game_event, player_event, seats_timed_out
 from games.models import ChatMessage, Game, Seat
 from notifications import webhooks
 from notifications.models import NotificationKind, Webhook
-from notifications.services import notify
+from notifications.services import Notice, notify, notify_many
 
 #: Game events that a game's own webhooks are told about (GAME_WEBHOOK_KINDS).
 GAME_WEBHOOK_EVENTS = {"turn": "turn", "started": "game_started", "finished": "game_finished"}
@@ -60,15 +60,11 @@ def on_game_event(sender, *, game_id: int, kind: str, seats: list[int], **extra)
             notify(user=seat.user, kind=NotificationKind.REMINDER, game=game,
                    seat_number=seat.number, context={"deadline_at": extra["deadline_at"]},
                    now=now)
-    elif kind in ("timed_out", "replaced_by_bot"):
-        for seat in game.seats.select_related("user").filter(number__in=seats,
-                                                             user__isnull=False):
-            notify(user=seat.user, kind=NotificationKind.TIMED_OUT, game=game,
-                   seat_number=seat.number,
-                   context={"replaced": kind == "replaced_by_bot",
-                            "timeouts": extra.get("timeouts", 0),
-                            "limit": game.max_consecutive_timeouts},
-                   now=now)
+    elif kind == "replaced_by_bot":
+        notify_many([_timed_out_notice(game, seat, replaced=True,
+                                       timeouts=extra.get("timeouts", 0))
+                     for seat in game.seats.select_related("user").filter(
+                         number__in=seats, user__isnull=False)], now=now)
     elif kind == "finished":
         for seat in _human_seats(game, seats):
             notify(user=seat.user, kind=NotificationKind.GAME_FINISHED, game=game,
@@ -105,6 +101,21 @@ def on_game_event(sender, *, game_id: int, kind: str, seats: list[int], **extra)
 
         notify(user=User.objects.get(pk=extra["creator_id"]), kind=NotificationKind.GAME_LOBBY,
                game=game, context={"event": "full"}, now=now)
+
+
+def _timed_out_notice(game: Game, seat: Seat, *, replaced: bool, timeouts: int) -> Notice:
+    return Notice(user=seat.user, kind=NotificationKind.TIMED_OUT, game=game,
+                  seat_number=seat.number,
+                  context={"replaced": replaced, "timeouts": timeouts,
+                           "limit": game.max_consecutive_timeouts})
+
+
+@receiver(seats_timed_out, dispatch_uid="notifications.seats_timed_out")
+def on_seats_timed_out(sender, *, timeouts: list[dict], **extra) -> None:
+    """The sweep's batch of timeouts: one notice per player, written together."""
+    notify_many([_timed_out_notice(item["game"], item["seat"], replaced=item["replaced"],
+                                   timeouts=item["timeouts"])
+                 for item in timeouts if item["seat"].user_id is not None])
 
 
 @receiver(post_save, sender=ChatMessage, dispatch_uid="notifications.chat_message")

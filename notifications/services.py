@@ -6,8 +6,10 @@ delivery happens after commit, in Celery, at once or in the daily digest, outsid
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from email.utils import make_msgid
+from typing import Any
 
 from django.conf import settings
 from django.core import signing
@@ -76,32 +78,67 @@ def quiet_hours_end(user, moment: datetime) -> datetime | None:
 # ---- writing ------------------------------------------------------------------------------------
 
 
+@dataclass(frozen=True)
+class Notice:
+    """One notification to write: for `user`, of `kind`, about `game` (a Game or None)."""
+
+    user: Any
+    kind: str
+    game: Any = None
+    seat_number: int | None = None
+    context: dict | None = None
+
+
 def notify(*, user, kind: str, game=None, seat_number: int | None = None,
            context: dict | None = None, now: datetime | None = None) -> Notification:
     """Writes one notification in the current transaction; delivery is queued on commit."""
+    return notify_many([Notice(user, kind, game, seat_number, context)], now=now)[0]
+
+
+def notify_many(notices: list[Notice], *, now: datetime | None = None) -> list[Notification]:
+    """Writes these notifications in the current transaction in one statement, after one read
+    each of the players' preferences, push devices and webhooks (the deadline sweep tells a
+    whole batch of timed-out players at once); delivery is queued on commit."""
+    if not notices:
+        return []
     now = now or timezone.now()
-    delivery = delivery_for(user, kind)
-    status = {
-        Delivery.IMMEDIATE: EmailStatus.PENDING,
-        Delivery.DIGEST: EmailStatus.DIGEST,
-        Delivery.NEVER: EmailStatus.SKIPPED,
-    }[delivery]
-    if not user.email:
-        status = EmailStatus.SKIPPED
-    notification = Notification.objects.create(
-        user=user, kind=kind, game=game, seat_number=seat_number, context=context or {},
-        email_status=status, send_after=quiet_hours_end(user, now) or now,
-        message_id=new_message_id(), push_status=push.initial_status(user, status, delivery),
-    )
+    user_ids = {notice.user.pk for notice in notices}
+    chosen = dict(((user_id, kind), delivery) for user_id, kind, delivery in
+                  NotificationPreference.objects.filter(
+                      user_id__in=user_ids, kind__in={notice.kind for notice in notices})
+                  .values_list("user_id", "kind", "delivery"))
+    with_devices = push.users_with_devices(user_ids)
+    notifications = []
+    for notice in notices:
+        user = notice.user
+        delivery = chosen.get((user.pk, notice.kind), DEFAULT_DELIVERY[notice.kind])
+        status = {
+            Delivery.IMMEDIATE: EmailStatus.PENDING,
+            Delivery.DIGEST: EmailStatus.DIGEST,
+            Delivery.NEVER: EmailStatus.SKIPPED,
+        }[delivery]
+        if not user.email:
+            status = EmailStatus.SKIPPED
+        notifications.append(Notification(
+            user=user, kind=notice.kind, game=notice.game, seat_number=notice.seat_number,
+            context=notice.context or {}, email_status=status,
+            send_after=quiet_hours_end(user, now) or now, message_id=new_message_id(),
+            push_status=push.initial_status(has_device=user.pk in with_devices,
+                                            delivery=delivery)))
+    Notification.objects.bulk_create(notifications)
     from notifications import tasks
 
-    if status == EmailStatus.PENDING:
-        publish_after_commit(tasks.deliver_notification, notification.pk)
-    if notification.push_status == EmailStatus.PENDING:
-        publish_after_commit(tasks.deliver_push, notification.pk)
-    bus.publish_user_after_commit(user.pk, notification.pk)
-    webhooks.queue_for(notification)
-    return notification
+    emails = [n.pk for n in notifications if n.email_status == EmailStatus.PENDING]
+    if len(emails) == 1:
+        publish_after_commit(tasks.deliver_notification, emails[0])
+    elif emails:
+        publish_after_commit(tasks.deliver_notifications, emails)
+    for notification in notifications:
+        if notification.push_status == EmailStatus.PENDING:
+            publish_after_commit(tasks.deliver_push, notification.pk)
+    bus.publish_users_after_commit([(n.user_id, n.pk) for n in notifications])
+    webhooks.queue_for_many(notifications)
+    return notifications
 
 
 def new_message_id() -> str:

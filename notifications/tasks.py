@@ -42,6 +42,16 @@ def deliver_notification(self, notification_id: int) -> str:
     return services.deliver(notification_id=notification_id)
 
 
+@shared_task(acks_late=True)
+def deliver_notifications(notification_ids: list[int]) -> int:
+    """A batch written at once (the deadline sweep's notices): one task per notification from
+    here, on the mail queue, each with its own retries, so the game worker that wrote them
+    queued one message rather than one per player."""
+    for notification_id in notification_ids:
+        deliver_notification.delay(notification_id)
+    return len(notification_ids)
+
+
 @shared_task(**BEAT_LIMITS)
 def deliver_pending_notifications() -> int:
     """Beat: sends what is due and was left behind (quiet hours over, lost tasks, retries,

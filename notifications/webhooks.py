@@ -224,15 +224,21 @@ def _queue(webhook: Webhook, kind: str, payload: dict) -> None:
     publish_after_commit(tasks.deliver_webhook, delivery.pk)
 
 
-def queue_for(notification: Notification) -> int:
-    """Writes one delivery per webhook of the player that chose this kind (in the caller's
-    transaction) and queues each after commit. Returns how many."""
-    webhooks = [hook for hook in Webhook.objects.filter(user_id=notification.user_id,
-                                                        game=None, active=True)
-                if notification.kind in hook.kinds]
-    for webhook in webhooks:
-        _queue(webhook, notification.kind, payload_for(notification, webhook))
-    return len(webhooks)
+def queue_for_many(notifications: list[Notification]) -> int:
+    """Writes one delivery per webhook of each notification's player that chose its kind (in
+    the caller's transaction; one read of the players' webhooks) and queues each after commit.
+    Returns how many."""
+    hooks_of: dict[int, list[Webhook]] = {}
+    for hook in Webhook.objects.filter(user_id__in={n.user_id for n in notifications},
+                                       game=None, active=True):
+        hooks_of.setdefault(hook.user_id, []).append(hook)
+    queued = 0
+    for notification in notifications:
+        for webhook in hooks_of.get(notification.user_id, []):
+            if notification.kind in webhook.kinds:
+                _queue(webhook, notification.kind, payload_for(notification, webhook))
+                queued += 1
+    return queued
 
 
 # ---- a game's webhooks: its public events -------------------------------------------------------

@@ -211,3 +211,105 @@ def test_seven_wonders_for_two_times_out_both_picks_of_the_free_citys_controller
     bot_moves = game.actions.filter(kind="move", source="bot")
     assert any(m.payload.get("free_city") for m in bot_moves)
     assert services.game_replay_verify(game=game)
+
+
+def _due_games(count: int) -> list[Game]:
+    """`count` toy games for two, both seats past their deadline at T0 + HOUR."""
+    return [started(2, time_per_move=HOUR)[0] for _ in range(count)]
+
+
+def test_a_batch_of_due_games_is_swept_in_the_same_few_statements_whatever_its_size():
+    """The batch's games, seats and vacations are read, and its log entries, clocks, game rows,
+    deadline records, timeout counts and notices written, a statement or two per table for the
+    whole batch: eight due games cost no more statements than two."""
+    from django.db import connection
+    from django.test import TestCase
+    from django.test.utils import CaptureQueriesContext
+
+    from games.models import Action, DeadlineRecord
+
+    small, large = _due_games(2), _due_games(8)
+    counts = []
+    for games in (small, large):
+        with (CaptureQueriesContext(connection) as queries,
+              TestCase.captureOnCommitCallbacks(execute=False) as callbacks):
+            report = services.deadlines_sweep_games(game_ids=[g.pk for g in games],
+                                                    now=T0 + HOUR)
+        assert (report.games, report.timed_out_seats) == (len(games), 2 * len(games))
+        counts.append(len(queries))
+        for callback in callbacks:  # the resolutions, deliveries and live events after commit
+            callback()
+    assert counts[0] == counts[1] <= 16, counts
+    assert Action.objects.filter(source="timeout").count() == 20
+    assert Notification.objects.filter(kind="timed_out").count() == 20
+    assert DeadlineRecord.objects.filter(outcome="timeout").count() == 20
+    assert set(Seat.objects.values_list("timeout_count", flat=True)) == {1}
+    for game in small + large:
+        game.refresh_from_db()
+        assert game.state["phase"] == "play"  # both bids in, then resolved by its task
+        assert services.game_replay_verify(game=game)
+
+
+def test_a_bot_seat_past_its_deadline_is_left_to_the_bot_task_not_played_in_the_sweep():
+    """A bot's seat is due only when its task was lost (the broker was down at commit): the
+    sweep queues the bot task rather than thinking for the bot inside the batch."""
+    from django.test import TestCase
+
+    from games.models import Action
+
+    alice = UserFactory()
+    game = services.game_create(creator=alice, engine_slug="toy", num_players=2,
+                                time_per_move=HOUR)
+    services.game_add_bot(game_id=game.pk, user=alice, level="easy")
+    services.game_start(game_id=game.pk, user=alice, now=T0)  # its bot task never runs
+    bot_seat = Seat.objects.get(game=game, is_bot=True)
+    assert bot_seat.deadline_at == T0 + HOUR
+    with TestCase.captureOnCommitCallbacks(execute=False) as callbacks:
+        report = services.deadlines_sweep(now=T0 + HOUR)
+    assert report.timed_out_seats == 1  # alice's; the bot's seat is not a timeout
+    assert not Action.objects.filter(game=game, source="bot").exists()
+    assert Action.objects.get(game=game, source="timeout").seat_number != bot_seat.number
+    for callback in callbacks:
+        callback()
+    # After the commit the bot task bid for its seat (and played on while it was its turn).
+    bot_moves = Action.objects.filter(game=game, source="bot", seat_number=bot_seat.number)
+    assert bot_moves.order_by("sequence").first().payload["type"] == "bid"
+    game.refresh_from_db()
+    assert game.state["phase"] == "play" and seat(game, bot_seat.number).deadline_at is None
+
+
+def test_the_batch_row_update_keeps_each_rows_own_values_and_json_types():
+    """The sweep's row update sets a value shared by every row directly and a CASE otherwise;
+    JSON values equal in Python but not in JSON (1, 1.0, true) stay apart."""
+    games = _due_games(3)
+    for game, value in zip(games, (1, 1.0, True), strict=True):
+        game.state = {"n": value}
+        game.version = 7
+        game.result = None
+    services._rows_update(Game, games, ["state", "version", "result"])
+    stored = {game.pk: game for game in Game.objects.filter(pk__in=[g.pk for g in games])}
+    assert [type(stored[game.pk].state["n"]) for game in games] == [int, float, bool]
+    assert {stored[game.pk].version for game in games} == {7}
+
+
+def test_the_next_players_of_a_swept_batch_are_told_it_is_their_turn():
+    """Stone Age passes the turn after a timeout: the batch queues one task that tells each
+    game's next player, as a move's own notice would."""
+    from games.engines.registry import get_engine
+
+    engine = get_engine("stone_age")
+    games = [started_game(3, engine="stone_age", seed=f"sweep-{index}", now=T0)
+             for index in range(2)]
+    awaited = {game.pk: engine.active_seats(game.state) for game, _ in games}
+    assert all(len(seats) == 1 for seats in awaited.values())
+    with committed():
+        report = services.deadlines_sweep(now=T0 + DAY)
+    assert report.timed_out_seats == 2
+    for game, users in games:
+        game.refresh_from_db()
+        (next_seat,) = engine.active_seats(game.state)
+        assert next_seat != awaited[game.pk][0]
+        assert Notification.objects.filter(user=users[next_seat], game=game,
+                                           kind="your_turn").count() == 1
+        assert Notification.objects.filter(user=users[awaited[game.pk][0]], game=game,
+                                           kind="timed_out").count() == 1

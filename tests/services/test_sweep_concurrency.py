@@ -54,3 +54,42 @@ def test_two_concurrent_sweeps_never_apply_a_timeout_twice():
         assert sequences == list(range(1, game.version + 1))
         assert services.game_replay_verify(game=game)
     assert set(Seat.objects.values_list("timeout_count", flat=True)) <= {1}
+
+
+def test_a_move_holding_its_game_wins_over_the_sweep_which_takes_the_other_games():
+    """A player's move holds its game's row while the sweep runs: the sweep skips that game
+    (SKIP LOCKED) and times out the others; the move then goes through, and the next sweep
+    times out only the seat that still has not moved."""
+    from django.db import transaction
+
+    from games.models import Game
+    from tests.factories import committed, started_game
+
+    held, (alice, bob) = started_game(2, time_per_move=timedelta(hours=1), now=T0)
+    other, _ = started_game(2, time_per_move=timedelta(hours=1), now=T0)
+    reports = []
+
+    def sweeper():
+        try:
+            reports.append(services.deadlines_sweep(now=T0 + timedelta(hours=1)))
+        finally:
+            connection.close()
+
+    with transaction.atomic():
+        Game.objects.select_for_update().get(pk=held.pk)  # the move's lock, taken first
+        thread = threading.Thread(target=sweeper)
+        thread.start()
+        thread.join(60)
+    assert (reports[0].games, reports[0].timed_out_seats) == (1, 2)
+    assert not Action.objects.filter(game=held).exists()
+    held.refresh_from_db()
+    with committed():
+        services.game_action_submit(game_id=held.pk, user=alice, action={"type": "bid",
+                                                                          "amount": 3},
+                                    expected_version=held.version, now=T0 + timedelta(hours=1))
+    later = services.deadlines_sweep(now=T0 + timedelta(hours=1))
+    assert (later.games, later.timed_out_seats) == (1, 1)
+    timeouts = Action.objects.filter(game=held, source="timeout")
+    assert [entry.seat_number for entry in timeouts] == [1]
+    assert Action.objects.filter(game=held, source="api").get().seat_number == 0
+    assert Action.objects.filter(game=other, source="timeout").count() == 2
