@@ -1224,9 +1224,10 @@ def game_resign(*, game_id: int, user, now: datetime | None = None) -> Game:
     return game
 
 
-def seat_mark_seen(*, game: Game, user) -> None:
-    """The player opened the game: the next change may send a "your turn" email again."""
-    Seat.objects.filter(game=game, user=user, turn_notified_at__isnull=False).update(
+def seat_mark_seen(*, game_id: int, user) -> None:
+    """The player opened the game: the next change may send a "your turn" email again. Callers
+    that read the seat already call it only when its `turn_notified_at` is set."""
+    Seat.objects.filter(game_id=game_id, user=user, turn_notified_at__isnull=False).update(
         turn_notified_at=None
     )
 

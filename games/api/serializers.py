@@ -172,7 +172,9 @@ class SeatSerializer(serializers.ModelSerializer):
     deadline_local = serializers.SerializerMethodField(
         help_text="The deadline in the caller's own timezone (ISO 8601 with offset)."
     )
-    time_left_seconds = serializers.SerializerMethodField()
+    time_left_seconds = serializers.SerializerMethodField(
+        help_text="Seconds to the deadline as of the answer's `Date` header (the ETag stays the "
+                  "same while they run): count down from `deadline_at`.")
     reserve_left_seconds = serializers.SerializerMethodField()
     on_vacation_until = serializers.SerializerMethodField()
 
@@ -278,7 +280,10 @@ class GameSummarySerializer(serializers.ModelSerializer):
 
     @extend_schema_field(SeatSerializer(many=True))
     def get_seats(self, game):
-        context = {**self.context, "vacations": selectors.vacations_now(game)}
+        vacations = self.context.get("vacations")  # read with the game's stamp, if it was
+        if vacations is None:
+            vacations = selectors.vacations_now(game)
+        context = {**self.context, "vacations": vacations}
         return SeatSerializer(game.seats.all(), many=True, context=context).data
 
     def get_awaiting_seats(self, game) -> list[int]:
