@@ -275,7 +275,7 @@ def _refresh_turns(
     newly_active = []
     clock_fields = ["turn_started_at", "deadline_at", "remind_at", "reminded_at", "reserve_left",
                     "turn_notified_at"]
-    changed = []
+    changed = []  # (seat, the clock fields of it that changed)
     for seat in seats:
         before = [getattr(seat, field) for field in clock_fields]
         seat_pauses = pauses.get(seat.user_id, [])
@@ -288,10 +288,14 @@ def _refresh_turns(
                 newly_active.append(seat.number)
         if seat.number == acted_seat and player_acted:
             seat.turn_notified_at = None
-        if [getattr(seat, field) for field in clock_fields] != before:
-            changed.append(seat)
-    if changed:  # one statement for the seat that moved and the seats now to act
-        Seat.objects.bulk_update(changed, clock_fields)
+        fields = [field for field, old in zip(clock_fields, before, strict=True)
+                  if getattr(seat, field) != old]
+        if fields:
+            changed.append((seat, fields))
+    # A short UPDATE of its changed columns per seat (the one that moved, those now to act):
+    # bulk_update's CASE per column and row took the ORM three times the CPU to build.
+    for seat, fields in changed:
+        seat.save(update_fields=fields)
     if over:
         _game_finish(game, engine, now)
         return []
