@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 from datetime import timedelta
 
 from django.utils import timezone
@@ -29,6 +30,19 @@ from games.models import (
 )
 from games.names import seat_names
 from games.texts import entry_text, reader_language
+
+
+class ModelSerializer(serializers.ModelSerializer):
+    """DRF's ModelSerializer builds its fields from the model's metadata for each instance, and
+    an answer makes several (a game and its seats): here each class builds them once, and each
+    instance gets copies of those (as DRF copies the declared fields anyway)."""
+
+    def get_fields(self):
+        built = type(self).__dict__.get("_built_fields")
+        if built is None:
+            built = super().get_fields()
+            type(self)._built_fields = built
+        return copy.deepcopy(built)
 
 
 class EngineSerializer(serializers.Serializer):
@@ -164,7 +178,7 @@ class GameCreateSerializer(serializers.Serializer):
         return timedelta(seconds=seconds) if seconds is not None else None
 
 
-class SeatSerializer(serializers.ModelSerializer):
+class SeatSerializer(ModelSerializer):
     player = serializers.CharField(source="player_name")
     username = serializers.SerializerMethodField()
     is_you = serializers.SerializerMethodField()
@@ -235,7 +249,7 @@ class StandingSerializer(serializers.Serializer):
     rating = RatingChangeSerializer(allow_null=True)
 
 
-class GameSummarySerializer(serializers.ModelSerializer):
+class GameSummarySerializer(ModelSerializer):
     engine_name = serializers.SerializerMethodField()
     created_by = serializers.CharField(source="created_by.username")
     time_per_move = serializers.SerializerMethodField()
@@ -306,7 +320,7 @@ class GameDetailSerializer(GameSummarySerializer):
         return selectors.game_view_for(game, self.context["request"].user)
 
 
-class ChatMessageSerializer(serializers.ModelSerializer):
+class ChatMessageSerializer(ModelSerializer):
     author = serializers.CharField(source="author.public_name", read_only=True)
     username = serializers.CharField(source="author.username", read_only=True)
     body = serializers.SerializerMethodField()
@@ -340,7 +354,7 @@ class ReportCreateSerializer(serializers.Serializer):
                                     default="")
 
 
-class ReportSerializer(serializers.ModelSerializer):
+class ReportSerializer(ModelSerializer):
     class Meta:
         model = Report
         fields = ("id", "target", "reason", "details", "status", "created_at")
@@ -400,7 +414,7 @@ class ActionResultSerializer(serializers.Serializer):
                   "`Prefer: return=representation` or `?view=1`.")
 
 
-class LogEntrySerializer(serializers.ModelSerializer):
+class LogEntrySerializer(ModelSerializer):
     description = serializers.SerializerMethodField(
         help_text="The entry as the caller may read it, in the request's language (the "
                   "signed-in player's, else Accept-Language); seats read \"Seat N\".")
@@ -429,7 +443,7 @@ class LastMoveSerializer(serializers.Serializer):
     at = serializers.DateTimeField()
 
 
-class MyGameSerializer(serializers.ModelSerializer):
+class MyGameSerializer(ModelSerializer):
     """One of the caller's games as a phone app or a bot lists them (Lichess' "playing")."""
 
     title = serializers.CharField(read_only=True)
