@@ -12,7 +12,7 @@ from django.db.models import Prefetch, Q, QuerySet
 
 from games.engines.registry import get_engine
 from games.models import Game, GameInvitation, GameStatus, InvitationStatus, Seat
-from games.texts import english_text
+from games.texts import english_text, render_text
 
 
 def visible_to(user) -> Q:
@@ -93,9 +93,9 @@ def game_view_for(game: Game, user) -> dict[str, Any] | None:
     return get_engine(game.engine).view(game.state, viewer_seat_number(game, user))
 
 
-def legal_actions_for(game: Game, user) -> list[dict[str, Any]]:
-    """The user's legal actions, each with its `describe` text (English) and the same as a
-    message key with parameters (`text`, for the reader's language), in the engine's order."""
+def legal_actions_for(game: Game, user, *, language: str | None = None) -> list[dict[str, Any]]:
+    """The user's legal actions, each with its `describe` text (English, or in `language`) and
+    the same as a message key with parameters (`text`), in the engine's order."""
     seat = seat_of(game, user)
     if seat is None or seat.is_bot or game.status != GameStatus.ACTIVE:
         return []
@@ -103,8 +103,10 @@ def legal_actions_for(game: Game, user) -> list[dict[str, Any]]:
     listed = []
     for index, action in enumerate(engine.legal_actions(game.state, seat.number)):
         text = engine.describe_text(game.state, seat.number, action, viewer=seat.number)
-        listed.append({"index": index, "action": action,
-                       "description": english_text(engine, text), "text": text})
+        description = (render_text(game.engine, text, language=language) if language
+                       else english_text(engine, text))
+        listed.append({"index": index, "action": action, "description": description,
+                       "text": text})
     return listed
 
 

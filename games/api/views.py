@@ -43,7 +43,7 @@ from games.engines.registry import UnknownEngine, all_engines, get_engine
 from games.exceptions import GameError
 from games.export import game_export
 from games.models import ActionSource, GameStatus
-from games.texts import reader_language, render_text
+from games.texts import reader_language
 
 TRUE_WORDS = {"1", "true", "yes", "on"}
 
@@ -305,12 +305,9 @@ class GameViewSet(GamePlayersMixin, mixins.ListModelMixin, mixins.RetrieveModelM
             _, etag, unchanged = self._validator(request, "actions")
             if unchanged is not None:
                 return unchanged
-            game = self.get_object()
-            language = reader_language(request)
-            return conditional.private(Response(
-                [{**item, "description": render_text(game.engine, item["text"],
-                                                     language=language)}
-                 for item in selectors.legal_actions_for(game, request.user)]), etag)
+            listed = selectors.legal_actions_for(self.get_object(), request.user,
+                                                 language=reader_language(request))
+            return conditional.private(Response(listed), etag)
         return self._submit(request, int(pk))
 
     def _submit(self, request, game_id: int) -> Response:
