@@ -23,6 +23,7 @@ import time
 from pathlib import Path
 
 import aiohttp
+from multidict import CIMultiDict
 
 TICKS = os.sysconf("SC_CLK_TCK")
 
@@ -62,7 +63,8 @@ class Game:
 async def call(http, method: str, url: str, headers: dict, body=None) -> tuple[int, dict, bytes]:
     async with http.request(method, url, headers=headers, json=body) as response:
         content = await response.read()
-        return response.status, dict(response.headers), content
+        # Header names compare case-insensitively (the ASGI server sends them in lower case).
+        return response.status, CIMultiDict(response.headers), content
 
 
 async def refresh(http, base: str, game: Game) -> None:
