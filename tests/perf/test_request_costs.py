@@ -11,9 +11,9 @@ at once. The HTTP client runs in its own process (tests/perf/request_load.py). A
     TURNPOST_BENCH_CLIENTS      clients of the moves/s run, one game each (default 50)
     TURNPOST_BENCH_SECONDS      length of the moves/s run (default 20)
     TURNPOST_BENCH_WORKERS      gunicorn workers (default 2, one per core)
-    TURNPOST_BENCH_SERVER       `asgi` (default: config/gunicorn.py as deployed) or `wsgi`
-                                (the same settings with gthread workers on config.wsgi, to
-                                compare; event streams need the ASGI server)
+    TURNPOST_BENCH_SERVER       GUNICORN_WORKER_CLASS: `uvicorn` (default, ASGI, as the image
+                                runs) or `gthread` (WSGI, for processes that serve no
+                                event streams)
     TURNPOST_BENCH_THREADS      threads per gthread worker (default 8)
 
 The moves/s run also reports the CPU a move costs (GET actions + POST) in each process taking
@@ -53,7 +53,7 @@ ROUNDS = int(os.environ.get("TURNPOST_BENCH_ROUNDS", "4"))
 CLIENTS = int(os.environ.get("TURNPOST_BENCH_CLIENTS", "50"))
 SECONDS = float(os.environ.get("TURNPOST_BENCH_SECONDS", "20"))
 WORKERS = int(os.environ.get("TURNPOST_BENCH_WORKERS", "2"))
-SERVER = os.environ.get("TURNPOST_BENCH_SERVER", "asgi")
+SERVER = os.environ.get("TURNPOST_BENCH_SERVER", "uvicorn")
 THREADS = int(os.environ.get("TURNPOST_BENCH_THREADS", "8"))
 KINDS = ["floor", "move", "detail", "detail-304", "poll", "page", "actions"]
 
@@ -87,13 +87,12 @@ def _start(tmp_path, env: dict) -> tuple[subprocess.Popen, subprocess.Popen, str
                    cwd=ROOT, env=env, check=True, timeout=300)
     port = free_port()
     log = (tmp_path / "gunicorn.log").open("w")
-    variant = ([] if SERVER == "asgi" else
-               ["-k", "gthread", "--threads", str(THREADS), "config.wsgi:application"])
     server = subprocess.Popen(
         [str(Path(sys.executable).with_name("gunicorn")), "-c", "config/gunicorn.py",
-         "--access-logfile", "/dev/null", *variant],
+         "--access-logfile", "/dev/null"],
         cwd=ROOT, env={**env, "GUNICORN_BIND": f"127.0.0.1:{port}",
-                       "GUNICORN_WORKERS": str(WORKERS)},
+                       "GUNICORN_WORKERS": str(WORKERS), "GUNICORN_WORKER_CLASS": SERVER,
+                       "GUNICORN_THREADS": str(THREADS)},
         stdout=log, stderr=subprocess.STDOUT)
     worker = subprocess.Popen(
         [sys.executable, "-m", "tests.celery_worker", "celery,mail"], cwd=ROOT, env=env,
