@@ -8,7 +8,7 @@ from datetime import UTC
 from typing import Any
 
 from django.db import connection
-from django.db.models import Prefetch, Q, QuerySet
+from django.db.models import Prefetch, Q, QuerySet, prefetch_related_objects
 
 from games.engines.registry import get_engine
 from games.models import Game, GameInvitation, GameStatus, InvitationStatus, Seat
@@ -53,6 +53,15 @@ def game_list(*, user=None, status: str | None = None, mine: bool = False,
             status=GameStatus.ACTIVE, seats__user=user, seats__deadline_at__isnull=False
         )
     return games.distinct()
+
+
+def game_with_seats(game_id: int) -> Game | None:
+    """One game with its creator and its seats with their players, for showing it: two plain
+    queries (`game_list` is for listings: DISTINCT over every column, the state included)."""
+    game = Game.objects.select_related("created_by").filter(pk=game_id).order_by().first()
+    if game is not None:
+        prefetch_related_objects([game], game_seats())
+    return game
 
 
 def game_list_open(*, user=None) -> QuerySet[Game]:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from django.db.models import F, Min, Q
-from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
@@ -128,8 +127,8 @@ class GameViewSet(GamePlayersMixin, mixins.ListModelMixin, mixins.RetrieveModelM
         return player_filters(games, params)
 
     def get_object(self):
-        game = get_object_or_404(selectors.game_list(), pk=self.kwargs["pk"])
-        if not selectors.can_view(game, self.request.user):
+        game = selectors.game_with_seats(int(self.kwargs["pk"]))
+        if game is None or not selectors.can_view(game, self.request.user):
             raise NotFound(gettext("There is no such game."))
         return game
 
