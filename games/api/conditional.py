@@ -24,7 +24,9 @@ from games.engines.registry import get_engine
 from games.selectors import GameStamp
 from games.texts import reader_language
 
-#: Raise it when the shape of a game's answers changes, so that no client keeps an old body.
+#: Raise it with a release that changes what a game's answers say without changing a game (their
+#: shape, a translation catalog, a migration that rewrites log texts), so that no client keeps
+#: an old body under a 304.
 REPRESENTATION = 1
 #: What a private answer varies on besides its URL (the caller, the language, the media type).
 VARY = ("Authorization", "Cookie", "Accept-Language", "Accept")
