@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
+import functools
+from dataclasses import dataclass
+from datetime import UTC
 from typing import Any
 
-from django.db.models import Q, QuerySet
+from django.db import connection
+from django.db.models import Prefetch, Q, QuerySet, prefetch_related_objects
 
 from games.engines.registry import get_engine
 from games.models import Game, GameInvitation, GameStatus, InvitationStatus, Seat
 from games.names import seat_names
-from games.texts import english_text, view_texts
+from games.texts import english_text, render_text, view_texts
 
 
 def visible_to(user) -> Q:
@@ -24,11 +28,19 @@ def visible_to(user) -> Q:
     return public | Q(seats__user=user) | invited
 
 
+def game_seats() -> Prefetch:
+    """A game's seats with their players, in one query for any number of games. Ordered as
+    `Seat.Meta.ordering` is within a game, without its join to the game for the game's own
+    ordering."""
+    return Prefetch("seats", queryset=Seat.objects.select_related("user")
+                    .order_by("number", "join_order"))
+
+
 def game_list(*, user=None, status: str | None = None, mine: bool = False,
               awaiting_me: bool = False) -> QuerySet[Game]:
     """Games for a listing. With `user` (anonymous included), only those that user may see;
     without, every game (callers then check `can_view` on the one they fetch)."""
-    games = Game.objects.all().prefetch_related("seats__user").select_related("created_by")
+    games = Game.objects.all().prefetch_related(game_seats()).select_related("created_by")
     if user is not None:
         games = games.filter(visible_to(user))
     if status:
@@ -42,6 +54,15 @@ def game_list(*, user=None, status: str | None = None, mine: bool = False,
             status=GameStatus.ACTIVE, seats__user=user, seats__deadline_at__isnull=False
         )
     return games.distinct()
+
+
+def game_with_seats(game_id: int) -> Game | None:
+    """One game with its creator and its seats with their players, for showing it: two plain
+    queries (`game_list` is for listings: DISTINCT over every column, the state included)."""
+    game = Game.objects.select_related("created_by").filter(pk=game_id).order_by().first()
+    if game is not None:
+        prefetch_related_objects([game], game_seats())
+    return game
 
 
 def game_list_open(*, user=None) -> QuerySet[Game]:
@@ -87,9 +108,9 @@ def game_view_for(game: Game, user, *, language: str | None = None) -> dict[str,
                       names=seat_names(game))
 
 
-def legal_actions_for(game: Game, user) -> list[dict[str, Any]]:
-    """The user's legal actions, each with its `describe` text (English) and the same as a
-    message key with parameters (`text`, for the reader's language), in the engine's order."""
+def legal_actions_for(game: Game, user, *, language: str | None = None) -> list[dict[str, Any]]:
+    """The user's legal actions, each with its `describe` text (English, or in `language`) and
+    the same as a message key with parameters (`text`), in the engine's order."""
     seat = seat_of(game, user)
     if seat is None or seat.is_bot or game.status != GameStatus.ACTIVE:
         return []
@@ -97,9 +118,123 @@ def legal_actions_for(game: Game, user) -> list[dict[str, Any]]:
     listed = []
     for index, action in enumerate(engine.legal_actions(game.state, seat.number)):
         text = engine.describe_text(game.state, seat.number, action, viewer=seat.number)
-        listed.append({"index": index, "action": action,
-                       "description": english_text(engine, text), "text": text})
+        description = (render_text(game.engine, text, language=language) if language
+                       else english_text(engine, text))
+        listed.append({"index": index, "action": action, "description": description,
+                       "text": text})
     return listed
+
+
+#: What a game's API answers show apart from its state (which `version` stands for): the game's
+#: own fields that can change, and each seat's player, clock and standing, as (table alias,
+#: field) pairs: g the game, c its creator, r its rating application, s a seat, u its player.
+STAMP_GAME_FIELDS = (("g", "version"), ("g", "status"), ("g", "allow_spectators"),
+                     ("g", "updated_at"), ("g", "engine"), ("g", "rules_version"),
+                     ("c", "username"), ("r", "id"))
+STAMP_SEAT_FIELDS = (("s", "id"), ("s", "number"), ("s", "user"), ("u", "username"),
+                     ("u", "display_name"), ("s", "is_bot"), ("s", "bot_level"),
+                     ("s", "deadline_at"), ("s", "reserve_left"), ("s", "timeout_count"),
+                     ("s", "resigned_at"))
+
+
+@dataclass(frozen=True)
+class GameStamp:
+    """A game's validator: everything its API answers depend on besides the viewer, read in one
+    statement without the state. `values` changes whenever an answer may (a move through
+    `version`, a join, a clock, a player's name, a vacation starting, the ratings applied)."""
+
+    game_id: int
+    engine: str
+    status: str
+    allow_spectators: bool
+    values: tuple
+    #: user id -> seat number (None before the game starts), for every seated player.
+    seated: dict[int, int | None]
+    #: users whose seat was told "your turn" since they last opened the game.
+    notified: frozenset[int]
+    #: user id -> end of the vacation they are on now (as `vacations_now`).
+    vacations: dict[int, Any]
+
+    def viewer_seat(self, user) -> int | None:
+        return self.seated.get(user.pk) if user is not None and user.is_authenticated else None
+
+    def shown_without_invitation(self, user) -> bool:
+        """`can_view` as far as this row tells: spectators allowed or the viewer seated. False
+        also for an invited player of a private game (the full path asks the invitations)."""
+        return self.allow_spectators or (
+            user is not None and user.is_authenticated and user.pk in self.seated)
+
+
+@functools.cache
+def _stamp_sql(vendor: str) -> str:
+    """The stamp's statement, written once per process: the ORM took longer to compile this
+    query (four joins and a subquery) than PostgreSQL takes to run it, on every conditional GET.
+    Plain SQL that PostgreSQL and SQLite both run, named from the models' own metadata."""
+    from accounts.models import User, Vacation
+    from games.records import RatingApplication
+
+    quote = connection.ops.quote_name
+    models = {"g": Game, "c": User, "r": RatingApplication, "s": Seat, "u": User,
+              "v": Vacation}
+
+    def column(alias: str, field: str) -> str:
+        return f"{alias}.{quote(models[alias]._meta.get_field(field).column)}"
+
+    def table(alias: str) -> str:
+        return f"{quote(models[alias]._meta.db_table)} {alias}"
+
+    # The vacation `vacations_now` shows for the seat's player (the latest to start).
+    away = (f"(SELECT {column('v', 'ends_at')} FROM {table('v')} "
+            f"WHERE {column('v', 'user')} = {column('s', 'user')} "
+            f"AND {column('v', 'starts_at')} <= %s AND {column('v', 'ends_at')} > %s "
+            f"ORDER BY {column('v', 'starts_at')} DESC LIMIT 1)")
+    selected = [column(*field) for field in (*STAMP_GAME_FIELDS, *STAMP_SEAT_FIELDS)]
+    return (f"SELECT {', '.join(selected)}, {away}, {column('s', 'turn_notified_at')} "
+            f"FROM {table('g')} "
+            f"INNER JOIN {table('c')} ON {column('c', 'id')} = {column('g', 'created_by')} "
+            f"LEFT JOIN {table('r')} ON {column('r', 'game')} = {column('g', 'id')} "
+            f"LEFT JOIN {table('s')} ON {column('s', 'game')} = {column('g', 'id')} "
+            f"LEFT JOIN {table('u')} ON {column('u', 'id')} = {column('s', 'user')} "
+            f"WHERE {column('g', 'id')} = %s ORDER BY {column('s', 'join_order')}")
+
+
+def _aware(value):
+    """A datetime as the database gave it (SQLite: text) as an aware datetime."""
+    from django.utils import timezone
+    from django.utils.dateparse import parse_datetime
+
+    if isinstance(value, str):
+        value = parse_datetime(value)
+    return timezone.make_aware(value, UTC) if timezone.is_naive(value) else value
+
+
+def game_stamp(*, game_id: int, now=None) -> GameStamp | None:
+    """The game's stamp (None when there is no such game), in one query over the game row, its
+    seats and their players: cheap enough to answer a conditional GET without the state. The
+    values are hashed as the database gives them (they are compared only with themselves)."""
+    from django.utils import timezone
+
+    moment = connection.ops.adapt_datetimefield_value(now or timezone.now())
+    with connection.cursor() as cursor:
+        cursor.execute(_stamp_sql(connection.vendor), [moment, moment, game_id])
+        rows = cursor.fetchall()
+    if not rows:
+        return None
+    width, seat_width = len(STAMP_GAME_FIELDS), len(STAMP_SEAT_FIELDS)
+    game = dict(zip((name for _, name in STAMP_GAME_FIELDS), rows[0][:width], strict=True))
+    seats = [row[width:] for row in rows if row[width] is not None]
+    user_at, number_at = STAMP_SEAT_FIELDS.index(("s", "user")), STAMP_SEAT_FIELDS.index(
+        ("s", "number"))
+    return GameStamp(
+        game_id=game_id, engine=game["engine"], status=game["status"],
+        allow_spectators=bool(game["allow_spectators"]),
+        values=(rows[0][:width], tuple(seat[:-1] for seat in seats)),
+        seated={seat[user_at]: seat[number_at] for seat in seats if seat[user_at] is not None},
+        notified=frozenset(seat[user_at] for seat in seats
+                           if seat[user_at] is not None and seat[-1] is not None),
+        vacations={seat[user_at]: _aware(seat[seat_width]) for seat in seats
+                   if seat[user_at] is not None and seat[seat_width] is not None},
+    )
 
 
 def awaiting_seats(game: Game) -> list[int]:

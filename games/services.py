@@ -306,7 +306,7 @@ def _refresh_turns(
     newly_active = []
     clock_fields = ["turn_started_at", "deadline_at", "remind_at", "reminded_at", "reserve_left",
                     "turn_notified_at"]
-    changed = []
+    changed = []  # (seat, the clock fields of it that changed)
     for seat in seats:
         before = [getattr(seat, field) for field in clock_fields]
         seat_pauses = pauses.get(seat.user_id, [])
@@ -319,10 +319,18 @@ def _refresh_turns(
                 newly_active.append(seat.number)
         if seat.number == acted_seat and player_acted:
             seat.turn_notified_at = None
-        if [getattr(seat, field) for field in clock_fields] != before:
-            changed.append(seat)
-    if changed:  # one statement for the seat that moved and the seats now to act
-        _seats_write(changed, clock_fields)
+        fields = [field for field, old in zip(clock_fields, before, strict=True)
+                  if getattr(seat, field) != old]
+        if fields:
+            changed.append((seat, fields))
+    if _batched_writes.get() is not None:  # the sweep writes its batch's seats together
+        if changed:
+            _seats_write([seat for seat, _fields in changed], clock_fields)
+    else:
+        # A short UPDATE of its changed columns per seat (the one that moved, those now to
+        # act): a bulk update's CASE per column and row took the ORM three times the CPU.
+        for seat, fields in changed:
+            seat.save(update_fields=fields)
     if over:
         _game_finish(game, engine, now)
         return []
@@ -1450,9 +1458,10 @@ def game_resign(*, game_id: int, user, now: datetime | None = None) -> Game:
     return game
 
 
-def seat_mark_seen(*, game: Game, user) -> None:
-    """The player opened the game: the next change may send a "your turn" email again."""
-    Seat.objects.filter(game=game, user=user, turn_notified_at__isnull=False).update(
+def seat_mark_seen(*, game_id: int, user) -> None:
+    """The player opened the game: the next change may send a "your turn" email again. Callers
+    that read the seat already call it only when its `turn_notified_at` is set."""
+    Seat.objects.filter(game_id=game_id, user=user, turn_notified_at__isnull=False).update(
         turn_notified_at=None
     )
 

@@ -85,8 +85,8 @@ def game_detail(request, game_id):
     engine = get_engine(game.engine)
     seat = selectors.seat_of(game, request.user)
     viewer_seat = seat.number if seat else None
-    if seat is not None:
-        services.seat_mark_seen(game=game, user=request.user)
+    if seat is not None and seat.turn_notified_at is not None:
+        services.seat_mark_seen(game_id=game.pk, user=request.user)
     names = seat_names(game)
     seats = list(game.seats.all())
     at = _history_version(request, game)

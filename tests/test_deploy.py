@@ -1,9 +1,11 @@
-"""Production settings pass Django's deployment checks."""
+"""Production settings pass Django's deployment checks; gunicorn's settings pick the server."""
 
 import os
 import subprocess
 import sys
 from pathlib import Path
+
+import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -37,3 +39,24 @@ def test_production_refuses_to_start_without_its_own_secret(tmp_path):
     )
     assert result.returncode != 0
     assert "DJANGO_SECRET_KEY" in result.stdout + result.stderr
+
+
+def _gunicorn_settings(monkeypatch, **environment) -> dict:
+    import runpy
+
+    monkeypatch.delenv("GUNICORN_WORKER_CLASS", raising=False)
+    for name, value in environment.items():
+        monkeypatch.setenv(name, value)
+    return runpy.run_path(str(ROOT / "config" / "gunicorn.py"))
+
+
+def test_gunicorn_serves_asgi_unless_told_to_serve_wsgi_in_threads(monkeypatch):
+    default = _gunicorn_settings(monkeypatch)
+    assert (default["worker_class"], default["wsgi_app"]) == ("uvicorn_worker.UvicornWorker",
+                                                              "config.asgi:application")
+    threaded = _gunicorn_settings(monkeypatch, GUNICORN_WORKER_CLASS="gthread",
+                                  GUNICORN_THREADS="4")
+    assert (threaded["worker_class"], threaded["wsgi_app"], threaded["threads"]) == (
+        "gthread", "config.wsgi:application", 4)
+    with pytest.raises(SystemExit, match="GUNICORN_WORKER_CLASS"):
+        _gunicorn_settings(monkeypatch, GUNICORN_WORKER_CLASS="sync")

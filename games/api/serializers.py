@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 from datetime import timedelta
 
 from django.utils import timezone
@@ -29,6 +30,19 @@ from games.models import (
 )
 from games.names import seat_names
 from games.texts import entry_text, reader_language
+
+
+class ModelSerializer(serializers.ModelSerializer):
+    """DRF's ModelSerializer builds its fields from the model's metadata for each instance, and
+    an answer makes several (a game and its seats): here each class builds them once, and each
+    instance gets copies of those (as DRF copies the declared fields anyway)."""
+
+    def get_fields(self):
+        built = type(self).__dict__.get("_built_fields")
+        if built is None:
+            built = super().get_fields()
+            type(self)._built_fields = built
+        return copy.deepcopy(built)
 
 
 class EngineSerializer(serializers.Serializer):
@@ -167,7 +181,7 @@ class GameCreateSerializer(serializers.Serializer):
         return timedelta(seconds=seconds) if seconds is not None else None
 
 
-class SeatSerializer(serializers.ModelSerializer):
+class SeatSerializer(ModelSerializer):
     player = serializers.CharField(source="player_name")
     username = serializers.SerializerMethodField()
     is_you = serializers.SerializerMethodField()
@@ -175,7 +189,9 @@ class SeatSerializer(serializers.ModelSerializer):
     deadline_local = serializers.SerializerMethodField(
         help_text="The deadline in the caller's own timezone (ISO 8601 with offset)."
     )
-    time_left_seconds = serializers.SerializerMethodField()
+    time_left_seconds = serializers.SerializerMethodField(
+        help_text="Seconds to the deadline as of the answer's `Date` header (the ETag stays the "
+                  "same while they run): count down from `deadline_at`.")
     reserve_left_seconds = serializers.SerializerMethodField()
     on_vacation_until = serializers.SerializerMethodField()
 
@@ -236,7 +252,7 @@ class StandingSerializer(serializers.Serializer):
     rating = RatingChangeSerializer(allow_null=True)
 
 
-class GameSummarySerializer(serializers.ModelSerializer):
+class GameSummarySerializer(ModelSerializer):
     engine_name = serializers.SerializerMethodField()
     created_by = serializers.CharField(source="created_by.username")
     time_per_move = serializers.SerializerMethodField()
@@ -281,7 +297,10 @@ class GameSummarySerializer(serializers.ModelSerializer):
 
     @extend_schema_field(SeatSerializer(many=True))
     def get_seats(self, game):
-        context = {**self.context, "vacations": selectors.vacations_now(game)}
+        vacations = self.context.get("vacations")  # read with the game's stamp, if it was
+        if vacations is None:
+            vacations = selectors.vacations_now(game)
+        context = {**self.context, "vacations": vacations}
         return SeatSerializer(game.seats.all(), many=True, context=context).data
 
     def get_awaiting_seats(self, game) -> list[int]:
@@ -305,7 +324,7 @@ class GameDetailSerializer(GameSummarySerializer):
         return selectors.game_view_for(game, request.user, language=reader_language(request))
 
 
-class ChatMessageSerializer(serializers.ModelSerializer):
+class ChatMessageSerializer(ModelSerializer):
     author = serializers.CharField(source="author.public_name", read_only=True)
     username = serializers.CharField(source="author.username", read_only=True)
     body = serializers.SerializerMethodField()
@@ -339,7 +358,7 @@ class ReportCreateSerializer(serializers.Serializer):
                                     default="")
 
 
-class ReportSerializer(serializers.ModelSerializer):
+class ReportSerializer(ModelSerializer):
     class Meta:
         model = Report
         fields = ("id", "target", "reason", "details", "status", "created_at")
@@ -402,7 +421,7 @@ class ActionResultSerializer(serializers.Serializer):
                   "`Prefer: return=representation` or `?view=1`.")
 
 
-class LogEntrySerializer(serializers.ModelSerializer):
+class LogEntrySerializer(ModelSerializer):
     description = serializers.SerializerMethodField(
         help_text="The entry as the caller may read it, in the request's language (the "
                   "signed-in player's, else Accept-Language); seats read \"Seat N\".")
@@ -432,7 +451,7 @@ class LastMoveSerializer(serializers.Serializer):
     at = serializers.DateTimeField()
 
 
-class MyGameSerializer(serializers.ModelSerializer):
+class MyGameSerializer(ModelSerializer):
     """One of the caller's games as a phone app or a bot lists them (Lichess' "playing")."""
 
     title = serializers.CharField(read_only=True)

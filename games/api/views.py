@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from django.db.models import F, Min, Q
-from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
@@ -15,6 +14,7 @@ from rest_framework.views import APIView
 
 from accounts.api.permissions import TokenScopeRequired
 from games import selectors, services
+from games.api import conditional
 from games.api.players import PLAYER_FILTER_PARAMETERS, GamePlayersMixin, player_filters
 from games.api.serializers import (
     ActionResultSerializer,
@@ -42,15 +42,20 @@ from games.engines.registry import UnknownEngine, all_engines, get_engine
 from games.exceptions import GameError
 from games.export import game_export
 from games.models import ActionSource, GameStatus
-from games.texts import message_text, reader_language, render_text
+from games.texts import message_text, reader_language
 
 TRUE_WORDS = {"1", "true", "yes", "on"}
 
-#: Every GET answer carries an ETag (config.settings: ConditionalGetMiddleware).
+#: A game's GET answers carry a weak ETag of their own (games.api.conditional); every other
+#: GET answer one hashed from its body (config.settings: ConditionalGetMiddleware).
 IF_NONE_MATCH = OpenApiParameter(
     "If-None-Match", OpenApiTypes.STR, OpenApiParameter.HEADER,
-    description="The ETag of an earlier answer: 304 with no body while nothing changed.")
-NOT_MODIFIED = OpenApiResponse(description="Not modified since the ETag sent.")
+    description="The `ETag` of an earlier answer (a weak one, `W/\"…\"`): 304 with no body "
+                "while nothing that answer shows has changed. Each caller, language and "
+                "query has its own ETag. Answers are `Cache-Control: private, no-cache`.")
+NOT_MODIFIED = OpenApiResponse(
+    description="Not modified: the answer whose ETag was sent still stands (its "
+                "`time_left_seconds` were as of its own `Date`; count from `deadline_at`).")
 
 def wants_representation(request) -> bool:
     """RFC 7240 `Prefer: return=representation`, or `?view=1` for clients that cannot set it."""
@@ -130,10 +135,23 @@ class GameViewSet(GamePlayersMixin, mixins.ListModelMixin, mixins.RetrieveModelM
         return player_filters(games, params)
 
     def get_object(self):
-        game = get_object_or_404(selectors.game_list(), pk=self.kwargs["pk"])
-        if not selectors.can_view(game, self.request.user):
+        game = selectors.game_with_seats(int(self.kwargs["pk"]))
+        if game is None or not selectors.can_view(game, self.request.user):
             raise NotFound(gettext("There is no such game."))
         return game
+
+    def _validator(self, request, answer: str):
+        """The ETag of this game's `answer` for the caller, and the 304 when they hold it
+        already, from the game's stamp alone (one query; neither the state nor the engine).
+        The stamp is read before the game itself, so a change in between makes the body newer
+        than its tag, never older: the next request then gets a 200, not a stale 304."""
+        stamp = selectors.game_stamp(game_id=int(self.kwargs["pk"]))
+        if stamp is None:
+            return None, None, None  # no such game: the full path answers 404
+        etag = conditional.game_etag(request, stamp, answer=answer)
+        if not stamp.shown_without_invitation(request.user):
+            return stamp, etag, None  # perhaps an invitee: the full path checks, no 304 here
+        return stamp, etag, conditional.not_modified(request, etag)
 
     def _detail(self, game, code=status.HTTP_200_OK):
         game = selectors.game_list().get(pk=game.pk)
@@ -153,13 +171,30 @@ class GameViewSet(GamePlayersMixin, mixins.ListModelMixin, mixins.RetrieveModelM
 
     @extend_schema(operation_id="get_game", tags=["games"],
                    summary="A game: seats, clocks and the view the caller may see",
+                   description="Each seat's `time_left_seconds` is as of the answer's `Date` "
+                               "header: a client showing a clock counts down from "
+                               "`deadline_at`. The answer's weak `ETag` stays the same while "
+                               "only those seconds run, so `If-None-Match` answers 304 until "
+                               "something the caller sees changes (a move, a join, a clock, a "
+                               "name); the 304 costs one small query.",
                    responses={200: GameDetailSerializer, 304: NOT_MODIFIED},
                    parameters=[IF_NONE_MATCH])
     def retrieve(self, request, *args, **kwargs):
+        stamp, etag, unchanged = self._validator(request, "game")
+        user = request.user
+        if unchanged is not None:
+            if user.pk in stamp.notified:
+                services.seat_mark_seen(game_id=stamp.game_id, user=user)
+            return unchanged
         game = self.get_object()
-        if request.user.is_authenticated:
-            services.seat_mark_seen(game=game, user=request.user)
-        return self._detail(game)
+        seat = selectors.seat_of(game, user)
+        if seat is not None and seat.turn_notified_at is not None:
+            services.seat_mark_seen(game_id=game.pk, user=user)
+        context = {"request": request}
+        if stamp is not None:
+            context["vacations"] = stamp.vacations  # as the ETag saw them: one query less
+        body = GameDetailSerializer(game, context=context).data
+        return conditional.private(Response(body), etag)
 
     @extend_schema(
         operation_id="invite_player", tags=["games"], summary="Invite a player to an open game",
@@ -238,7 +273,8 @@ class GameViewSet(GamePlayersMixin, mixins.ListModelMixin, mixins.RetrieveModelM
     @extend_schema(
         methods=["GET"], operation_id="list_legal_actions", tags=["moves"],
         summary="My legal actions now",
-        request=None, responses={200: LegalActionSerializer(many=True)},
+        request=None, parameters=[IF_NONE_MATCH],
+        responses={200: LegalActionSerializer(many=True), 304: NOT_MODIFIED},
         description="The caller's legal actions now, in the engine's order, each with its "
                     "text: a plain list (never paginated), empty when the caller has nothing "
                     "to do. Each `action` validates against the engine's `action_schema` "
@@ -273,11 +309,12 @@ class GameViewSet(GamePlayersMixin, mixins.ListModelMixin, mixins.RetrieveModelM
     @route(detail=True, methods=["get", "post"], pagination_class=None)
     def actions(self, request, pk=None):
         if request.method == "GET":
-            game = self.get_object()
-            language = reader_language(request)
-            return Response([{**item, "description": render_text(game.engine, item["text"],
-                                                                  language=language)}
-                             for item in selectors.legal_actions_for(game, request.user)])
+            _, etag, unchanged = self._validator(request, "actions")
+            if unchanged is not None:
+                return unchanged
+            listed = selectors.legal_actions_for(self.get_object(), request.user,
+                                                 language=reader_language(request))
+            return conditional.private(Response(listed), etag)
         return self._submit(request, int(pk))
 
     def _submit(self, request, game_id: int) -> Response:
@@ -361,19 +398,23 @@ class GameViewSet(GamePlayersMixin, mixins.ListModelMixin, mixins.RetrieveModelM
     ])
     @route(detail=True, methods=["get"])
     def log(self, request, pk=None):
+        since = request.query_params.get("since")
+        if since is not None and (not since.isascii() or not since.isdigit() or len(since) > 12):
+            self.get_object()  # 404 for a game the caller may not see, whatever else is wrong
+            raise ValidationError({"since": "Must be a sequence number (0 or more)."})
+        _, etag, unchanged = self._validator(request, "log")
+        if unchanged is not None:
+            return unchanged
         game = self.get_object()
         entries = game.actions.order_by("sequence")
-        since = request.query_params.get("since")
         if since is not None:
-            if not since.isascii() or not since.isdigit() or len(since) > 12:
-                raise ValidationError({"since": "Must be a sequence number (0 or more)."})
             entries = entries.filter(sequence__gt=int(since))
         page = self.paginate_queryset(entries)
         context = {"viewer_seat": selectors.viewer_seat_number(game, request.user),
                    "engine": game.engine, "language": reader_language(request)}
-        return self.get_paginated_response(
+        return conditional.private(self.get_paginated_response(
             LogEntrySerializer(page, many=True, context=context).data
-        )
+        ), etag)
 
     @extend_schema(
         operation_id="resign_game", tags=["moves"], summary="Resign a running game",

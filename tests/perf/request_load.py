@@ -7,12 +7,15 @@ aiohttp keep-alive connections), so the server's CPU is all the server's:
 page, actions), each batch between two readings of the server workers' CPU time
 (/proc/<pid>/stat utime + stime); returns the CPU seconds and request count per kind.
 `moves` mode: one client per game plays it (GET its choices, POST the first) until the time or
-the move budget runs out; returns every POST's latency. Bounded in count and time; loopback only.
+the move budget runs out; returns every POST's latency, and the CPU seconds spent meanwhile by
+the server workers, the other processes named in the plan (the Celery worker) and the client
+itself. Bounded in count and time; loopback only.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import os
 import sys
@@ -20,6 +23,7 @@ import time
 from pathlib import Path
 
 import aiohttp
+from multidict import CIMultiDict
 
 TICKS = os.sysconf("SC_CLK_TCK")
 
@@ -59,7 +63,8 @@ class Game:
 async def call(http, method: str, url: str, headers: dict, body=None) -> tuple[int, dict, bytes]:
     async with http.request(method, url, headers=headers, json=body) as response:
         content = await response.read()
-        return response.status, dict(response.headers), content
+        # Header names compare case-insensitively (the ASGI server sends them in lower case).
+        return response.status, CIMultiDict(response.headers), content
 
 
 async def refresh(http, base: str, game: Game) -> None:
@@ -104,8 +109,8 @@ def request_of(kind: str, base: str, game: Game, index: int) -> tuple[str, str, 
     raise ValueError(kind)
 
 
-#: Before ETags keyed on the version, a detail's ETag changed every second (its clocks).
-EXPECTED = {"detail-304": (304, 200)}
+#: A detail sent with the ETag it was just given is not modified (games.api.conditional).
+EXPECTED = {"detail-304": (304,)}
 
 
 async def costs(plan: dict, http, games: list[Game]) -> dict:
@@ -147,8 +152,19 @@ async def costs(plan: dict, http, games: list[Game]) -> dict:
     return spent
 
 
+def process_cpu(groups: dict[str, list[int]]) -> dict[str, float]:
+    """CPU seconds so far of each group of processes (a process gone since counts nothing)."""
+    spent = {}
+    for name, pids in groups.items():
+        spent[name] = 0.0
+        for pid in pids:
+            with contextlib.suppress(OSError):
+                spent[name] += cpu_seconds([pid])
+    return spent
+
+
 async def moves(plan: dict, http, games: list[Game]) -> dict:
-    base, stop_at = plan["base"], time.monotonic() + plan["seconds"]
+    base = plan["base"]
     budget = {"left": plan["max_moves"]}
     post_ms: list[float] = []
     get_ms: list[float] = []
@@ -178,10 +194,17 @@ async def moves(plan: dict, http, games: list[Game]) -> dict:
             body = json.loads(content)
             game.version, game.awaited = body["version"], awaited_of(body)
 
+    groups = {"server": plan["worker_pids"], **plan.get("other_pids", {})}
+    before, client_before = process_cpu(groups), time.process_time()
     started = time.monotonic()
+    stop_at = started + plan["seconds"]
     await asyncio.gather(*(play(game) for game in games))
-    return {"seconds": time.monotonic() - started, "post_ms": post_ms, "get_ms": get_ms,
-            "failures": failures}
+    seconds = time.monotonic() - started
+    after = process_cpu(groups)
+    cpu = {name: after[name] - before[name] for name in groups}
+    cpu["client"] = time.process_time() - client_before
+    return {"seconds": seconds, "post_ms": post_ms, "get_ms": get_ms, "failures": failures,
+            "cpu_seconds": cpu}
 
 
 async def main(plan: dict) -> dict:

@@ -11,10 +11,19 @@ at once. The HTTP client runs in its own process (tests/perf/request_load.py). A
     TURNPOST_BENCH_CLIENTS      clients of the moves/s run, one game each (default 50)
     TURNPOST_BENCH_SECONDS      length of the moves/s run (default 20)
     TURNPOST_BENCH_WORKERS      gunicorn workers (default 2, one per core)
+    TURNPOST_BENCH_SERVER       GUNICORN_WORKER_CLASS: `uvicorn` (default, ASGI, as the image
+                                runs) or `gthread` (WSGI, for processes that serve no
+                                event streams)
+    TURNPOST_BENCH_THREADS      threads per gthread worker (default 8)
+
+The moves/s run also reports the CPU a move costs (GET actions + POST) in each process taking
+part: the server workers, the Celery worker (the follow-ups of each move), the database
+backends and the load client, and the moves/s the machine's cores would allow at that cost.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import secrets
@@ -32,7 +41,7 @@ from accounts.tokens import ALL_SCOPES, token_create
 from games import services
 from tests.factories import UserFactory
 from tests.live.conftest import database_url, free_port
-from tests.perf import cost_table
+from tests.perf import cost_table, process_cpu
 from tests.perf.test_sweep_speed import ARTIFACTS
 
 pytestmark = [pytest.mark.postgres, pytest.mark.redis, pytest.mark.django_db(transaction=True)]
@@ -44,6 +53,8 @@ ROUNDS = int(os.environ.get("TURNPOST_BENCH_ROUNDS", "4"))
 CLIENTS = int(os.environ.get("TURNPOST_BENCH_CLIENTS", "50"))
 SECONDS = float(os.environ.get("TURNPOST_BENCH_SECONDS", "20"))
 WORKERS = int(os.environ.get("TURNPOST_BENCH_WORKERS", "2"))
+SERVER = os.environ.get("TURNPOST_BENCH_SERVER", "uvicorn")
+THREADS = int(os.environ.get("TURNPOST_BENCH_THREADS", "8"))
 KINDS = ["floor", "move", "detail", "detail-304", "poll", "page", "actions"]
 
 
@@ -80,7 +91,8 @@ def _start(tmp_path, env: dict) -> tuple[subprocess.Popen, subprocess.Popen, str
         [str(Path(sys.executable).with_name("gunicorn")), "-c", "config/gunicorn.py",
          "--access-logfile", "/dev/null"],
         cwd=ROOT, env={**env, "GUNICORN_BIND": f"127.0.0.1:{port}",
-                       "GUNICORN_WORKERS": str(WORKERS)},
+                       "GUNICORN_WORKERS": str(WORKERS), "GUNICORN_WORKER_CLASS": SERVER,
+                       "GUNICORN_THREADS": str(THREADS)},
         stdout=log, stderr=subprocess.STDOUT)
     worker = subprocess.Popen(
         [sys.executable, "-m", "tests.celery_worker", "celery,mail"], cwd=ROOT, env=env,
@@ -102,6 +114,22 @@ def _run_client(tmp_path, name: str, plan: dict, timeout: float) -> dict:
                              str(results)], cwd=ROOT, timeout=timeout)
     assert client.returncode == 0
     return json.loads(results.read_text())
+
+
+def _database_cpu() -> dict[int, float]:
+    """CPU seconds so far of each PostgreSQL backend connected to this test database (the
+    server's pools and the Celery worker's connection), by process id."""
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pid FROM pg_stat_activity WHERE datname = current_database() "
+                       "AND pid <> pg_backend_pid()")
+        pids = [row[0] for row in cursor.fetchall()]
+    spent = {}
+    for pid in pids:
+        with contextlib.suppress(OSError):  # gone meanwhile
+            spent[pid] = process_cpu.cpu_seconds(pid)
+    return spent
 
 
 def _percentile(values: list[float], fraction: float) -> float:
@@ -129,9 +157,14 @@ def test_request_costs_and_moves_per_second(benchmark, settings, tmp_path):
         spent = benchmark.pedantic(_run_client, args=(tmp_path, "costs",
                                                       {**costs_plan, "rounds": ROUNDS}, 900),
                                    rounds=1, iterations=1)
+        database_before = _database_cpu()
         played = _run_client(tmp_path, "moves", {
             "mode": "moves", "base": base, "games": specs[:CLIENTS], "seconds": SECONDS,
-            "max_moves": int(SECONDS * 400), "connections": CLIENTS}, SECONDS * 5 + 120)
+            "max_moves": int(SECONDS * 400), "connections": CLIENTS, "worker_pids": pids,
+            "other_pids": {"celery": [worker.pid]}}, SECONDS * 5 + 120)
+        # Backends opened during the run count whole; one closed during it is missed.
+        played["cpu_seconds"]["database"] = sum(
+            spent - database_before.get(pid, 0.0) for pid, spent in _database_cpu().items())
     finally:
         for process in (server, worker):
             process.terminate()
@@ -153,12 +186,25 @@ def test_request_costs_and_moves_per_second(benchmark, settings, tmp_path):
     cost_table.record("POST p95 at 50 clients", post_p95, "ms", note=note)
     cost_table.record("GET actions p95 at 50 clients", _percentile(played["get_ms"], 0.95), "ms",
                       note=note)
+    moves_played = len(played["post_ms"])
+    cpu_per_move = {name: 1000 * seconds / moves_played
+                    for name, seconds in played["cpu_seconds"].items()}
+    for name, value in cpu_per_move.items():
+        cost_table.record(f"CPU per move: {name}", value, "ms/move",
+                          note="GET actions + POST" if name == "server" else "")
+    machine = sum(cpu_per_move.values())
+    ceiling = 1000 * (os.cpu_count() or 1) / machine
+    cost_table.record("moves/s the cores allow", ceiling, "moves/s",
+                      note=f"{os.cpu_count()} cores / {machine:.1f} ms of CPU a move, all "
+                           "processes above")
     report = {"cpu_ms_per_request": per_request_ms,
               "floor_ratios": {kind: value / floor for kind, value in per_request_ms.items()},
               "requests": {kind: row["requests"] for kind, row in spent.items()},
               "moves_per_second": moves_per_second, "post_p50_ms": _percentile(
                   played["post_ms"], 0.5), "post_p95_ms": post_p95,
               "moves": len(played["post_ms"]), "failures": played["failures"][:10],
+              "cpu_ms_per_move": cpu_per_move, "moves_per_second_cores_allow": ceiling,
+              "server": SERVER, "workers": WORKERS,
               "load_average_1min": os.getloadavg()[0]}
     benchmark.extra_info.update(report)
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
