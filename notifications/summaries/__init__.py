@@ -2,7 +2,8 @@
 
 Each engine has a renderer that reads only the engine's `view(state, seat)` for that seat, so an
 email can show nothing the web page would not show that player: no other hand, no pending pick,
-no seed or deck order. Players are named by their display names, never "Seat N"."""
+no seed or deck order. Players are named by their display names, never "Seat N". The lines
+are in the active language: the emails render them inside the recipient's."""
 
 from __future__ import annotations
 
@@ -31,9 +32,8 @@ def game_lines(engine_slug: str, view: dict[str, Any] | None, names: Mapping[int
     """Short lines for the seat `viewer`, built from the view the engine gives that seat."""
     if not view:
         return []
-    # The lines are English sentences (their wording is not translated yet): the view's own
-    # texts are read in English with them.
-    view = view_texts(engine_slug, view, language="en", names=names)
+    # In the active language (an email is built in its recipient's), as the lines' own words.
+    view = view_texts(engine_slug, view, names=names)
     render = RENDERERS.get(engine_slug, generic.lines)
-    return [with_names(line, names) for line in render(view, Names(names, viewer), viewer)
-            if line]
+    return [with_names(line, names)
+            for line in render(view, Names(names, viewer, engine_slug), viewer) if line]

@@ -6,51 +6,63 @@ from __future__ import annotations
 
 from typing import Any
 
-from notifications.summaries.common import Names, listing, plural
+from django.utils.translation import gettext, gettext_lazy, ngettext
 
-PHASES = {"start": "round start", "work": "work phase", "harvest": "harvest", "over": "game over"}
+from notifications.summaries.common import Names, amount, final_scores, goods, listing, say
+
+PHASES = {"start": gettext_lazy("round start"), "work": gettext_lazy("work phase"),
+          "harvest": gettext_lazy("harvest"), "over": gettext_lazy("game over")}
 
 
 def _player(player: dict[str, Any], name: Names) -> str:
-    dwarfs = player["dwarfs"]
-    armed = player.get("armed", 0)
-    parts = [plural(len(dwarfs), "dwarf") + (f" ({armed} armed)" if armed else "")]
-    placed = [dwarf["placed_on"] for dwarf in dwarfs if dwarf.get("placed_on")]
+    dwarfs = say(ngettext("%(n)s dwarf", "%(n)s dwarfs", len(player["dwarfs"])),
+                 n=len(player["dwarfs"]))
+    if player.get("armed", 0):
+        dwarfs = say(gettext("%(dwarfs)s (%(n)s armed)"), dwarfs=dwarfs, n=player["armed"])
+    parts = [dwarfs]
+    placed = [dwarf["placed_on"] for dwarf in player["dwarfs"] if dwarf.get("placed_on")]
     if placed:
-        parts.append("working on " + ", ".join(placed))
-    parts.append("goods: " + listing((f"{item['n']} {item['good'].replace('_', ' ')}"
-                                      for item in player["goods"]), "none"))
-    parts.append("animals: " + listing((f"{item['n']} {item['animal']}"
-                                        for item in player["animal_counts"]), "none"))
+        parts.append(say(gettext("working on %(spaces)s"), spaces=", ".join(placed)))
+    parts.append(say(gettext("goods: %(goods)s"),
+                     goods=listing(item["text"] for item in player["goods"])))
+    parts.append(say(gettext("animals: %(animals)s"), animals=listing(
+        amount(item["n"], item["animal"]) for item in player["animal_counts"])))
     if player.get("begging"):
-        parts.append(plural(player["begging"], "begging marker"))
+        parts.append(say(ngettext("%(n)s begging marker", "%(n)s begging markers",
+                                  player["begging"]), n=player["begging"]))
     if not player.get("animals_fit", True):
-        parts.append("animals do not fit")
-    start = " (starting player)" if player.get("starting_player") else ""
-    return f"{name.who(player['seat'])}{start}: " + ", ".join(parts)
+        parts.append(gettext("animals do not fit"))
+    who = name.who(player["seat"])
+    if player.get("starting_player"):
+        who = say(gettext("%(who)s (starting player)"), who=who)
+    return f"{who}: " + ", ".join(parts)
 
 
 def lines(view: dict[str, Any], name: Names, viewer: int | None) -> list[str]:
-    out = [f"Round {view['round']} of {view['last_round']}, "
-           f"{PHASES.get(view['phase'], view['phase'])}."]
+    out = [say(gettext("Round %(round)s of %(last)s, %(phase)s."), round=view["round"],
+               last=view["last_round"], phase=str(PHASES.get(view["phase"], view["phase"])))]
     decision = view.get("decision")
     if decision:
-        space = f" ({decision['space']})" if decision.get("space") else ""
-        out.append(f"Now: {name(decision['seat'])}: {decision['text']}{space}.")
+        if decision.get("space"):
+            out.append(say(gettext("Now: %(player)s: %(text)s (%(space)s)."),
+                           player=name(decision["seat"]), text=decision["text"],
+                           space=decision["space"]))
+        else:
+            out.append(say(gettext("Now: %(player)s: %(text)s."), player=name(decision["seat"]),
+                           text=decision["text"]))
     players = view["players_viewer_first"] if viewer is not None else view["players"]
     out.extend(_player(player, name) for player in players)
     taken = [f"{space['name']} ({name(space['occupant'])})" for space in view["spaces"]
              if space.get("occupant") is not None]
     if taken:
-        out.append("Taken action spaces: " + "; ".join(taken))
-    stocked = [f"{space['name']}: " + ", ".join(f"{n} {good.replace('_', ' ')}"
-                                                 for good, n in space["goods"].items())
+        out.append(say(gettext("Taken action spaces: %(spaces)s"), spaces="; ".join(taken)))
+    stocked = [f"{space['name']}: " + goods(space["goods"], name, "good", keep_zero=True)
                for space in view["spaces"] if space.get("goods")]
     if stocked:
-        out.append("Goods waiting on spaces: " + "; ".join(stocked))
+        out.append(say(gettext("Goods waiting on spaces: %(spaces)s"),
+                       spaces="; ".join(stocked)))
     scores = view.get("final_scores")
     if scores:
-        out.append("Final scores: " + ", ".join(
-            f"{name(row['seat'])} {row['total']}" for row in scores) + "; won: "
-            + listing(name(row["seat"]) for row in scores if row["winner"]))
+        out.append(final_scores(((row["seat"], row["total"]) for row in scores),
+                                (row["seat"] for row in scores if row["winner"]), name))
     return out

@@ -1,4 +1,5 @@
 """Any other engine: its view as "Label: value" lines, with per-player lists named by player.
+The labels are the view's own keys (an engine without a renderer has no words to translate).
 
 Used for engines without a renderer of their own; it still shows only the seat's view."""
 
@@ -6,7 +7,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from notifications.summaries.common import Names
+from django.utils.translation import gettext
+
+from notifications.summaries.common import Names, say
 
 _SCALARS = (str, int, float, bool)
 
@@ -15,8 +18,8 @@ def _value(value: Any) -> str:
     if value is None:
         return "–"
     if isinstance(value, bool):
-        return "yes" if value else "no"
-    return str(value)
+        return gettext("yes") if value else gettext("no")
+    return say("%(value)s", value=value)
 
 
 def _label(key: str) -> str:
@@ -40,8 +43,9 @@ def lines(view: dict[str, Any], name: Names, viewer: int | None) -> list[str]:
                 shown = ", ".join(f"{name.who(seat)} {_value(v)}" for seat, v in
                                   zip(seats, value, strict=True))
             else:
-                shown = ", ".join(_value(v) for v in value) or "none"
+                shown = ", ".join(_value(v) for v in value) or gettext("none")
             out.append(f"{_label(key)}: {shown}")
     if seats is not None:
-        out.insert(0, "Players: " + ", ".join(name(seat) for seat in seats))
+        out.insert(0, say(gettext("Players: %(players)s"),
+                          players=", ".join(name(seat) for seat in seats)))
     return out
