@@ -13,7 +13,7 @@ from notifications.summaries.common import Names, final_scores, goods, listing, 
 
 def _production(produces: dict[str, Any], name: Names) -> str:
     parts = [goods(produces["fixed"], name, "resource")] if produces.get("fixed") else []
-    parts += [say(gettext("one of %(choices)s"),
+    parts += [say(gettext("1 of %(choices)s"),
                   choices="/".join(name.thing("resource", item) for item in group))
               for group in produces.get("choices") or []]
     return listing(parts, gettext("nothing"))
