@@ -8,7 +8,16 @@ from typing import Any
 
 from django.utils.translation import gettext, gettext_lazy, ngettext
 
-from notifications.summaries.common import Names, amount, final_scores, goods, listing, say
+from notifications.summaries.common import (
+    Names,
+    amount,
+    comma,
+    final_scores,
+    goods,
+    listing,
+    say,
+    semicolon,
+)
 
 PHASES = {"start": gettext_lazy("round start"), "work": gettext_lazy("work phase"),
           "harvest": gettext_lazy("harvest"), "over": gettext_lazy("game over")}
@@ -22,7 +31,7 @@ def _player(player: dict[str, Any], name: Names) -> str:
     parts = [dwarfs]
     placed = [dwarf["placed_on"] for dwarf in player["dwarfs"] if dwarf.get("placed_on")]
     if placed:
-        parts.append(say(gettext("working on %(spaces)s"), spaces=", ".join(placed)))
+        parts.append(say(gettext("working on %(spaces)s"), spaces=comma().join(placed)))
     parts.append(say(gettext("goods: %(goods)s"),
                      goods=listing(item["text"] for item in player["goods"])))
     parts.append(say(gettext("animals: %(animals)s"), animals=listing(
@@ -35,7 +44,7 @@ def _player(player: dict[str, Any], name: Names) -> str:
     who = name.who(player["seat"])
     if player.get("starting_player"):
         who = say(gettext("%(who)s (starting player)"), who=who)
-    return f"{who}: " + ", ".join(parts)
+    return f"{who}: " + comma().join(parts)
 
 
 def lines(view: dict[str, Any], name: Names, viewer: int | None) -> list[str]:
@@ -55,12 +64,12 @@ def lines(view: dict[str, Any], name: Names, viewer: int | None) -> list[str]:
     taken = [f"{space['name']} ({name(space['occupant'])})" for space in view["spaces"]
              if space.get("occupant") is not None]
     if taken:
-        out.append(say(gettext("Taken action spaces: %(spaces)s"), spaces="; ".join(taken)))
+        out.append(say(gettext("Taken action spaces: %(spaces)s"), spaces=semicolon().join(taken)))
     stocked = [f"{space['name']}: " + goods(space["goods"], name, "good", keep_zero=True)
                for space in view["spaces"] if space.get("goods")]
     if stocked:
         out.append(say(gettext("Goods waiting on spaces: %(spaces)s"),
-                       spaces="; ".join(stocked)))
+                       spaces=semicolon().join(stocked)))
     scores = view.get("final_scores")
     if scores:
         out.append(final_scores(((row["seat"], row["total"]) for row in scores),

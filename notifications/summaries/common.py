@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from django.utils.translation import gettext
+from django.utils.translation import gettext, pgettext
 
 from accounts.templatetags.language_tags import localized_digits
 from games.texts import component_name
@@ -19,6 +19,16 @@ def say(template: str, **values: Any) -> str:
     digits."""
     return template % {key: localized_digits(value) if isinstance(value, int) else value
                        for key, value in values.items()}
+
+
+def comma() -> str:
+    """What separates the items of a list in the reader's language ("، " in Persian)."""
+    return pgettext("list separator", ", ")
+
+
+def semicolon() -> str:
+    """What separates longer items, each a list of its own ("؛ " in Persian)."""
+    return pgettext("list separator", "; ")
 
 
 class Names:
@@ -56,17 +66,17 @@ def goods(counts: Mapping[str, int], name: Names, kind: str = "good",
     keys = list(order) if order is not None else list(counts)
     parts = [amount(counts.get(key, 0), name.thing(kind, key)) for key in keys
              if keep_zero or counts.get(key, 0)]
-    return ", ".join(parts) or gettext("nothing")
+    return comma().join(parts) or gettext("nothing")
 
 
 def listing(items: Iterable[str], empty: str | None = None) -> str:
     items = [item for item in items if item]
-    return ", ".join(items) if items else (empty if empty is not None else gettext("none"))
+    return comma().join(items) if items else (empty if empty is not None else gettext("none"))
 
 
 def final_scores(scores: Iterable[tuple[int, int]], winners: Iterable[int], name: Names) -> str:
     """The result line every engine ends with: (seat, points) pairs and the winning seats."""
     return say(gettext("Final scores: %(scores)s; won: %(winners)s"),
-               scores=", ".join(say("%(player)s %(points)s", player=name(seat), points=points)
+               scores=comma().join(say("%(player)s %(points)s", player=name(seat), points=points)
                                 for seat, points in scores),
                winners=listing(name(seat) for seat in winners))

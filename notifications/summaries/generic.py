@@ -9,7 +9,7 @@ from typing import Any
 
 from django.utils.translation import gettext
 
-from notifications.summaries.common import Names, say
+from notifications.summaries.common import Names, comma, say
 
 _SCALARS = (str, int, float, bool)
 
@@ -40,12 +40,12 @@ def lines(view: dict[str, Any], name: Names, viewer: int | None) -> list[str]:
                                              for v in value):
             if seats is not None and len(value) == len(seats):
                 # One entry per player: say whose it is.
-                shown = ", ".join(f"{name.who(seat)} {_value(v)}" for seat, v in
+                shown = comma().join(f"{name.who(seat)} {_value(v)}" for seat, v in
                                   zip(seats, value, strict=True))
             else:
-                shown = ", ".join(_value(v) for v in value) or gettext("none")
+                shown = comma().join(_value(v) for v in value) or gettext("none")
             out.append(f"{_label(key)}: {shown}")
     if seats is not None:
         out.insert(0, say(gettext("Players: %(players)s"),
-                          players=", ".join(name(seat) for seat in seats)))
+                          players=comma().join(name(seat) for seat in seats)))
     return out

@@ -8,7 +8,15 @@ from typing import Any
 
 from django.utils.translation import gettext, ngettext
 
-from notifications.summaries.common import Names, final_scores, goods, listing, say
+from notifications.summaries.common import (
+    Names,
+    comma,
+    final_scores,
+    goods,
+    listing,
+    say,
+    semicolon,
+)
 
 
 def _production(produces: dict[str, Any], name: Names) -> str:
@@ -68,7 +76,7 @@ def _city(player: dict[str, Any], name: Names) -> str:
     parts.append(say(ngettext("%(n)s point so far", "%(n)s points so far", points), n=points))
     if player.get("has_picked") and player.get("role") != "you":
         parts.append(gettext("has picked"))
-    return f"{_who(player, name)}: " + ", ".join(parts)
+    return f"{_who(player, name)}: " + comma().join(parts)
 
 
 def localized_sign(token: int) -> str:
@@ -105,7 +113,8 @@ def _status(view: dict[str, Any], name: Names) -> str:
 def _hand(you: dict[str, Any], name: Names) -> list[str]:
     out = []
     if you.get("hand"):
-        out.append(say(gettext("Your hand (%(n)s): %(cards)s"), n=len(you["hand"]), cards="; ".join(
+        out.append(say(gettext("Your hand (%(n)s): %(cards)s"), n=len(you["hand"]),
+                       cards=semicolon().join(
             say(gettext("%(card)s (%(color)s, cost %(cost)s: %(effect)s)"), card=card["name"],
                 color=name.thing("color", card["color"]), cost=card["cost"],
                 effect=card["effect"]) for card in you["hand"])))

@@ -6,7 +6,15 @@ from typing import Any
 
 from django.utils.translation import gettext, gettext_lazy, ngettext
 
-from notifications.summaries.common import Names, final_scores, goods, listing, say
+from notifications.summaries.common import (
+    Names,
+    comma,
+    final_scores,
+    goods,
+    listing,
+    say,
+    semicolon,
+)
 
 PHASES = {"placement": gettext_lazy("placing people"),
           "actions": gettext_lazy("resolving actions"),
@@ -18,7 +26,7 @@ def _tribe(player: dict[str, Any], order: list[str], name: Names) -> str:
     if player.get("unplaced"):
         people = say(gettext("%(people)s (%(n)s to place)"), people=people,
                      n=player["unplaced"])
-    tools = ", ".join(say(gettext("%(value)s (used)"), value=tile["value"]) if tile.get("used")
+    tools = comma().join(say(gettext("%(value)s (used)"), value=tile["value"]) if tile.get("used")
                       else say("%(value)s", value=tile["value"])
                       for tile in player["tools"]) or gettext("none")
     parts = [
@@ -35,18 +43,18 @@ def _tribe(player: dict[str, Any], order: list[str], name: Names) -> str:
     ]
     if player.get("face_up_cards"):
         parts.append(say(gettext("ready to use: %(cards)s"),
-                         cards="; ".join(card["top"] for card in player["face_up_cards"])))
+                         cards=semicolon().join(card["top"] for card in player["face_up_cards"])))
     if player.get("feeding_penalties"):
         parts.append(say(ngettext("fed short %(n)s time", "fed short %(n)s times",
                                   player["feeding_penalties"]), n=player["feeding_penalties"]))
     who = name.who(player["seat"])
     if player.get("is_first_player"):
         who = say(gettext("%(who)s (start player)"), who=who)
-    return f"{who}: " + ", ".join(parts)
+    return f"{who}: " + comma().join(parts)
 
 
 def _people(location: dict[str, Any], name: Names) -> str:
-    return ", ".join(say("%(player)s %(count)s", player=name(p["seat"]), count=p["count"])
+    return comma().join(say("%(player)s %(count)s", player=name(p["seat"]), count=p["count"])
                      for p in location["people"])
 
 
@@ -81,10 +89,10 @@ def lines(view: dict[str, Any], name: Names, viewer: int | None) -> list[str]:
     if decision:
         now = say(gettext("Now: %(text)s"), text=decision["text"])
         if decision["kind"] == "tools":
-            now += " " + say(gettext("Dice %(dice)s."), dice=", ".join(
+            now += " " + say(gettext("Dice %(dice)s."), dice=comma().join(
                 say("%(face)s", face=face) for face in decision["dice"]))
         elif decision["kind"] == "dice_for_all":
-            now += " " + "; ".join(say("%(face)s: %(text)s", face=face, text=text)
+            now += " " + semicolon().join(say("%(face)s: %(text)s", face=face, text=text)
                                    for face, text in decision["items"].items()) + "."
         elif decision["kind"] == "feeding":
             now += " " + say(gettext("Set aside so far: %(goods)s."),
@@ -99,11 +107,12 @@ def lines(view: dict[str, Any], name: Names, viewer: int | None) -> list[str]:
     occupied = [f"{loc['name']} ({_people(loc, name)})" for loc in view["locations"]
                 if loc["people"]]
     if occupied:
-        out.append(say(gettext("People on the board: %(places)s"), places="; ".join(occupied)))
+        out.append(say(gettext("People on the board: %(places)s"),
+                       places=semicolon().join(occupied)))
     out.append(say(gettext("Cards on offer: %(slots)s"),
-                   slots="; ".join(_slot(slot) for slot in view["display"])))
+                   slots=semicolon().join(_slot(slot) for slot in view["display"])))
     out.append(say(gettext("Buildings on top: %(stacks)s"),
-                   stacks="; ".join(_stack(stack) for stack in view["building_stacks"])))
+                   stacks=semicolon().join(_stack(stack) for stack in view["building_stacks"])))
     result = view.get("result")
     if result:
         out.append(final_scores(enumerate(result["scores"]), result["winners"], name))
