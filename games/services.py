@@ -26,7 +26,7 @@ from django.contrib.auth import get_user_model
 from django.db import IntegrityError, connections, models, transaction
 from django.db.models import Prefetch
 from django.db.models.functions import Cast
-from django.utils import timezone
+from django.utils import timezone, translation
 from django.utils.translation import gettext
 
 from accounts.models import Vacation, active_restriction, restriction_message
@@ -86,7 +86,7 @@ from games.models import (
 )
 from games.selectors import can_view, user_by_login
 from games.text import visible_text
-from games.texts import took_back_texts
+from games.texts import render_text, took_back_texts
 
 logger = logging.getLogger(__name__)
 
@@ -840,16 +840,25 @@ def game_abort(*, game_id: int, reason: str = "") -> Game:
 
 
 def _refusal_reason(engine: Engine, state: dict, seat: int, action: Any,
-                    mismatch: IllegalAction) -> str:
-    """The engine's own words for why `action` is refused (they name the card, the cost…);
-    the generic mismatch when the engine has none or fails on the odd input."""
+                    mismatch: IllegalAction) -> IllegalAction:
+    """The engine's own refusal of `action` (its words name the card, the cost…); the generic
+    mismatch when the engine has none or fails on the odd input."""
     try:
         engine.apply(state, seat, action)
     except IllegalAction as error:
-        return str(error)
+        return error
     except Exception:
         pass  # odd input must never turn a refusal into a crash
-    return str(mismatch)
+    return mismatch
+
+
+def _refusal_message(engine_slug: str, error: IllegalAction) -> str:
+    """An engine's refusal in the active language: its text rendered there; its English words
+    in English, or when the engine gave no text."""
+    language = translation.get_language() or "en"
+    if error.text is None or language.split("-")[0] == "en":
+        return str(error)
+    return render_text(engine_slug, error.text, language=language)
 
 
 def _apply_move(
@@ -877,12 +886,14 @@ def _apply_move(
             # and logged, so no value made by a client reaches the state.
             listed = match_legal(action, legal)
         except IllegalAction as error:
-            raise IllegalMove(_refusal_reason(engine, state_before, seat_number, action, error),
+            refusal = _refusal_reason(engine, state_before, seat_number, action, error)
+            raise IllegalMove(_refusal_message(game.engine, refusal),
                               details={"action": action}) from None
         try:
             game.state = engine.apply(state_before, seat_number, listed)
         except IllegalAction as error:
-            raise IllegalMove(str(error), details={"action": action}) from None
+            raise IllegalMove(_refusal_message(game.engine, error),
+                              details={"action": action}) from None
         record = _append_action(
             game,
             engine,

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from django.db.models import F, Min, Q
+from django.utils import translation
 from django.utils.translation import gettext
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
@@ -327,15 +328,18 @@ class GameViewSet(GamePlayersMixin, mixins.ListModelMixin, mixins.RetrieveModelM
             serializer.is_valid(raise_exception=True)
             if key is not None and not 1 <= len(key) <= 128:
                 raise ValidationError({"Idempotency-Key": "Must be 1 to 128 characters."})
-            result = services.game_action_submit(
-                game_id=game_id,
-                user=request.user,
-                action=serializer.validated_data["action"],
-                expected_version=serializer.validated_data["version"],
-                idempotency_key=key,
-                source=ActionSource.API,
-                seat_number=serializer.validated_data.get("seat"),
-            )
+            # In the caller's language (a token's user, whom the middleware does not see, too):
+            # a refusal's reason reads in it.
+            with translation.override(reader_language(request)):
+                result = services.game_action_submit(
+                    game_id=game_id,
+                    user=request.user,
+                    action=serializer.validated_data["action"],
+                    expected_version=serializer.validated_data["version"],
+                    idempotency_key=key,
+                    source=ActionSource.API,
+                    seat_number=serializer.validated_data.get("seat"),
+                )
         except (ValidationError, GameError):
             self.get_object()  # 404 for a game the caller may not see
             raise

@@ -13,7 +13,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable
 from typing import Any
 
-from games.engines.texts import text
+from games.engines.texts import Text, text
 
 State = dict[str, Any]
 Action = dict[str, Any]
@@ -24,7 +24,13 @@ class EngineError(Exception):
 
 
 class IllegalAction(EngineError):
-    """The action is not legal for that seat now. The message says why, in words a player reads."""
+    """The action is not legal for that seat now. The message says why, in English words a player
+    reads (and the logs keep); `text`, when the engine gives one, is the same reason as a text of
+    its catalog (games.engines.texts), which the service renders in the player's language."""
+
+    def __init__(self, message: str, text: Text | None = None) -> None:
+        super().__init__(message)
+        self.text = text
 
 
 class InvalidOptions(EngineError):
@@ -338,7 +344,7 @@ class Engine(ABC):
     def require_active(self, state: State, seat: int) -> None:
         """Raises IllegalAction unless `seat` is among the seats to act."""
         if self.is_over(state):
-            raise IllegalAction("The game is over.")
+            raise IllegalAction(GAME_OVER, text("refuse_game_over"))
         if seat not in self.active_seats(state):
             raise IllegalAction(f"It is not seat {seat}'s turn to act.")
 
@@ -393,6 +399,8 @@ _RECHECKED = frozenset((dict, list, float))
 
 #: The general refusal, for engines with no more specific reason.
 NOT_LISTED = "That action is not one of the legal actions now."
+#: A move sent after the game ended.
+GAME_OVER = "The game is over."
 
 #: One encoder for every canonical text (building one per call costs more than encoding a move).
 _CANONICAL = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False,
@@ -405,22 +413,30 @@ def canonical_action(action: Any) -> str:
     compare decoded JSON with `==`, for which 1 == 1.0 == True. Raises IllegalAction for what is
     not a JSON object of plain JSON values."""
     if not isinstance(action, dict):
-        raise IllegalAction("An action must be a JSON object.")
+        raise not_an_object()
     if not _depth_ok(action, 1):
-        raise IllegalAction("That action is nested too deeply to be any legal action.")
+        raise IllegalAction("That action is nested too deeply to be any legal action.",
+                            text("refuse_too_deep"))
     try:
         return _CANONICAL.encode(action)
     except (TypeError, ValueError):
-        raise IllegalAction("An action must contain only JSON values.") from None
+        raise IllegalAction("An action must contain only JSON values.",
+                            text("refuse_not_json")) from None
+
+
+def not_an_object() -> IllegalAction:
+    """The refusal of an action that is no JSON object."""
+    return IllegalAction("An action must be a JSON object.", text("refuse_not_object"))
 
 
 def match_legal(
-    action: Any, legal: list[Action], why_not: Callable[[], str] | None = None
+    action: Any, legal: list[Action], why_not: Callable[[], str | IllegalAction] | None = None
 ) -> Action:
     """The listed legal action that `action` is, compared as canonical JSON; raises IllegalAction
-    when there is none, with the reason `why_not()` gives (the engine's own words) or a general
-    one. Callers apply the returned (listed) action, never the one they were sent, so no
-    client-made value ever reaches the state."""
+    when there is none, with the reason `why_not()` gives (the engine's own words, or the
+    refusal itself when it has a text too) or a general one. Callers apply the returned
+    (listed) action, never the one they were sent, so no client-made value ever reaches the
+    state."""
     # Fast path, for every legal move: `==` (in C) finds the candidates, `_identical` then tells
     # 1 from 1.0 and true. A match has the listed action's own shape, so it is not too deep.
     for candidate in legal:
@@ -432,7 +448,10 @@ def match_legal(
     for candidate in legal:
         if _CANONICAL.encode(candidate) == wanted:
             return candidate
-    raise IllegalAction(why_not() if why_not else NOT_LISTED)
+    reason = why_not() if why_not else None
+    if isinstance(reason, IllegalAction):
+        raise reason
+    raise IllegalAction(reason or NOT_LISTED, None if reason else text("refuse_not_listed"))
 
 
 def require_choice(action: Action, legal: list[Action]) -> Action:

@@ -30,7 +30,13 @@ SEAT_KINDS = {"seat": "Seat {number}", "seat_lower": "seat {number}"}
 #: Texts every engine may use: several sentences, a sentence kept as it was (a line an engine
 #: could not give a key to; the tests make sure none is produced), a score category's label.
 SHARED_MESSAGES = {"sentences": "{sentences}", "literal": "{text}", "category": "{category}",
-                   "took_back": "{seat} took back a move: {move}"}
+                   "took_back": "{seat} took back a move: {move}",
+                   # Refusals every engine may give (games.engines.base).
+                   "refuse_not_listed": "That action is not one of the legal actions now.",
+                   "refuse_game_over": "The game is over.",
+                   "refuse_not_object": "An action must be a JSON object.",
+                   "refuse_too_deep": "That action is nested too deeply to be any legal action.",
+                   "refuse_not_json": "An action must contain only JSON values."}
 #: Shared texts that are only their parameters, so there is nothing to translate.
 _BARE = {"sentences", "literal", "category"}
 SHARED_SEPARATORS = {"sentences": " "}

@@ -8,8 +8,18 @@ from __future__ import annotations
 from functools import partial
 from typing import Any
 
-from ..base import Engine, IllegalAction, SeededRandom, State, match_legal, new_rng_state
+from ..base import (
+    GAME_OVER,
+    Engine,
+    IllegalAction,
+    SeededRandom,
+    State,
+    match_legal,
+    new_rng_state,
+    not_an_object,
+)
 from ..fastcopy import deep_copy
+from ..texts import text
 from . import bot, texts, view
 from .data import CARDS, WONDERS
 from .free_city import (
@@ -240,24 +250,23 @@ class SevenWondersEngine(Engine):
 
     def apply(self, state: State, seat: int, action: dict[str, Any]) -> State:
         if state["phase"] == "over":
-            raise IllegalAction("The game is over.")
+            raise IllegalAction(GAME_OVER, text("refuse_game_over"))
         if not self._valid_seat(state, seat):
             raise IllegalAction(f"There is no seat {seat!r} in this game.")
         if not isinstance(action, dict):
-            raise IllegalAction("An action must be a JSON object.")
+            raise not_an_object()
         phase = state["phase"]
         kind = action.get("type")
         if phase == "pick":
             if kind not in PICK_TYPES:
-                raise IllegalAction("Pick a card from your hand: build it, use it for a wonder "
-                                    "stage, or discard it.")
+                raise texts.refusal("sw.refuse_pick_kind")
             if self.ready_to_resolve(state):
-                raise IllegalAction("Every pick is in; the turn is being revealed.")
+                raise texts.refusal("sw.refuse_revealing")
             if choosing_for_free_city(state, seat):
                 return _free_city_pick(state, action)
             cid = action.get("card")
             if not isinstance(cid, str) or cid not in state["hands"][seat]:
-                raise IllegalAction("That card is not in your hand.")
+                raise texts.refusal("sw.refuse_not_in_hand")
             # Only the listed action is kept: a sent 1.0 or true never reaches the state. It is
             # looked for among the card's actions of its type, the only ones it can be.
             listed = match_legal(action, card_actions(state, seat, cid, only=kind),
@@ -585,11 +594,9 @@ def _free_city_pick(state: State, action: dict[str, Any]) -> State:
     card it chose for itself."""
     cid = action.get("card")
     if action.get("free_city") is not True:
-        raise IllegalAction("Now choose the Free City's card: one of the cards left in your hand, "
-                            "marked for the Free City.")
+        raise texts.refusal("sw.refuse_free_city_mark")
     if not isinstance(cid, str) or cid not in free_city_hand(state):
-        raise IllegalAction("That card is not among the cards you may give the Free City (your "
-                            "hand less the card you chose for your own city).")
+        raise texts.refusal("sw.refuse_free_city_hand")
     listed = match_legal(action, free_city_pick_actions(state),
                          partial(_why_not_free_city, state, action))
     new = dict(state)
@@ -597,33 +604,26 @@ def _free_city_pick(state: State, action: dict[str, Any]) -> State:
     return new
 
 
-def _why_not_free_city(state: State, action: dict[str, Any]) -> str:
+def _why_not_free_city(state: State, action: dict[str, Any]) -> IllegalAction:
     cid = action["card"]
-    name = CARD_NAME.get(cid, cid)
     legal = card_actions(state, FREE_CITY, cid, free_city=True)
     if any(a.get("free") == "chain" for a in legal):
-        return f"The Free City can build {name} free by chain, so it must build it that way."
+        return texts.refusal("sw.refuse_free_city_chain", card=cid)
     if action.get("type") == "discard" and not any(a["type"] == "discard" for a in legal):
-        return (f"The Free City may discard {name} only if it can neither build it nor use it "
-                "for its next wonder stage.")
-    return f"That is not a way for the Free City to use {name} now: choose a listed action."
+        return texts.refusal("sw.refuse_free_city_discard", card=cid)
+    return texts.refusal("sw.refuse_free_city_use", card=cid)
 
 
-def _why_not(state: State, seat: int, action: dict[str, Any]) -> str:
+def _why_not(state: State, seat: int, action: dict[str, Any]) -> IllegalAction:
     cid = action["card"]
-    name = CARD_NAME.get(cid, cid)
     player = state["players"][seat]
     kind = action["type"]
-    if kind == "build" and name in city_names(player):
-        return f"Your city already has {name}; no city may hold two identical buildings."
+    if kind == "build" and CARD_NAME.get(cid, cid) in city_names(player):
+        return texts.refusal("sw.refuse_already_built", card=cid)
     if kind == "wonder" and len(player["stage_cards"]) >= len(
         stage_list(player["wonder"], player["side"])
     ):
-        return "Your wonder is complete."
+        return texts.refusal("sw.refuse_wonder_complete")
     if action.get("free") == "olympia":
-        return "Olympia's free build is not available for that card now."
-    return (
-        f"That is not a way to {'build' if kind == 'build' else 'use'} {name} now: choose one of "
-        "the listed payments (you may buy only what your city lacks, only from what your "
-        "neighbours' brown and grey cards and boards produce, with coins you hold now)."
-    )
+        return texts.refusal("sw.refuse_olympia")
+    return texts.refusal("sw.refuse_build" if kind == "build" else "sw.refuse_use", card=cid)

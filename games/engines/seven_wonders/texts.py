@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from games.engines.base import IllegalAction
 from games.engines.texts import Catalog, Text, render, text
 
 from .data import CARDS, WONDERS
@@ -94,6 +95,31 @@ MESSAGES: dict[str, Any] = {
     "sw.eff_build_from_discard": "build a card from the discard pile for free",
     "sw.eff_play_seventh_card": "play the last card of each Age too",
     "sw.eff_copy_neighbor_guild": "copy a neighbour's guild at the end",
+    # Refusals of a move (engine.apply), in the player's words.
+    "sw.refuse_pick_kind": "Pick a card from your hand: build it, use it for a wonder stage, or "
+                           "discard it.",
+    "sw.refuse_revealing": "Every pick is in; the turn is being revealed.",
+    "sw.refuse_not_in_hand": "That card is not in your hand.",
+    "sw.refuse_free_city_mark": "Now choose the Free City's card: one of the cards left in your "
+                                "hand, marked for the Free City.",
+    "sw.refuse_free_city_hand": "That card is not among the cards you may give the Free City "
+                                "(your hand less the card you chose for your own city).",
+    "sw.refuse_free_city_chain": "The Free City can build {card} free by chain, so it must "
+                                 "build it that way.",
+    "sw.refuse_free_city_discard": "The Free City may discard {card} only if it can neither "
+                                   "build it nor use it for its next wonder stage.",
+    "sw.refuse_free_city_use": "That is not a way for the Free City to use {card} now: choose a "
+                               "listed action.",
+    "sw.refuse_already_built": "Your city already has {card}; no city may hold two identical "
+                               "buildings.",
+    "sw.refuse_wonder_complete": "Your wonder is complete.",
+    "sw.refuse_olympia": "Olympia's free build is not available for that card now.",
+    "sw.refuse_build": "That is not a way to build {card} now: choose one of the listed payments "
+                       "(you may buy only what your city lacks, only from what your neighbours' "
+                       "brown and grey cards and boards produce, with coins you hold now).",
+    "sw.refuse_use": "That is not a way to use {card} now: choose one of the listed payments "
+                     "(you may buy only what your city lacks, only from what your neighbours' "
+                     "brown and grey cards and boards produce, with coins you hold now).",
 }
 
 CATEGORY_NAMES = {
@@ -138,6 +164,12 @@ _CARD_BY_NAME = {name: cid for cid, name in reversed(CARD_NAME.items())}
 
 def english(message: Text) -> str:
     return render(CATALOG, message)
+
+
+def refusal(key: str, **params: Any) -> IllegalAction:
+    """A refusal with its text, its English words read from the text."""
+    message = text(key, **params)
+    return IllegalAction(english(message), message)
 
 
 def _coins(n: int) -> Text:

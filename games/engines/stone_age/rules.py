@@ -12,7 +12,14 @@ from functools import lru_cache, partial
 from itertools import combinations
 from typing import Any
 
-from games.engines.base import IllegalAction, SeededRandom, match_legal, new_rng_state
+from games.engines.base import (
+    GAME_OVER,
+    IllegalAction,
+    SeededRandom,
+    match_legal,
+    new_rng_state,
+    not_an_object,
+)
 from games.engines.texts import Text, text
 
 from . import data
@@ -262,21 +269,11 @@ def occupants(state: State, location: str) -> dict[int, int]:
     return occupancy(state).get(location, {})
 
 
-#: Why a location may be closed to newcomers, in the words of an illegal action's reason (the
-#: views give the same as texts, texts.closed_text).
-CLOSED_REASONS = {
-    "full": "full", "occupied": "occupied", "no_card": "no card",
-    "no_building": "no building left",
-    "colours": "closed: only {colours} colour(s) allowed",
-    "village": "closed: two village locations are already in use",
-}
-
-
 def location_status(state: State, location: str,
                     occupied: dict[str, dict[int, int]] | None = None
                     ) -> tuple[int | None, str | None]:
-    """(free spaces or None for unlimited, why it is closed to newcomers (a CLOSED_REASONS
-    key) or None)."""
+    """(free spaces or None for unlimited, why it is closed to newcomers (a reason code,
+    worded by texts' sa.closed_<code>) or None)."""
     if occupied is None:
         occupied = occupancy(state)
     num_players = state["num_players"]
@@ -624,52 +621,54 @@ def step_actions(state: State, pending: dict) -> list[Action]:
 # ----- apply ----------------------------------------------------------------------------------
 
 
-def illegal_reason(state: State, seat: int, action: Any) -> str:
-    """A reason a player can read for an action that is not among the legal ones."""
+def illegal_reason(state: State, seat: int, action: Any) -> IllegalAction:
+    """The refusal, with a reason a player can read, of an action that is not among the legal
+    ones."""
+    from . import texts  # texts reads the rules; only a refusal needs it here
+
+    refusal = texts.refusal
     if state["phase"] == "over":
-        return "The game is over."
+        return IllegalAction(GAME_OVER, text("refuse_game_over"))
     if not isinstance(action, dict):
-        return "An action must be a JSON object."
+        return not_an_object()
     if ready_to_resolve(state):
-        return "Nobody may act while the dice are being rolled."
+        return refusal("sa.refuse_rolling")
     if seat not in active_seats(state):
-        return f"It is not {seat_name(seat)}'s turn to act."
+        return refusal("sa.refuse_not_turn", seat=seat)
     kind = action.get("type")
     pending = state["pending"]
     if kind == "place" and state["phase"] == "placement" and pending is None:
         location = action.get("location")
         if not isinstance(location, str) or location not in data.LOCATION_NAMES:
-            return "There is no such location."
+            return refusal("sa.refuse_no_location")
         player = state["players"][seat]
         if location in player["placed"]:
-            return f"You already placed people on the {data.LOCATION_NAMES[location]} this round."
+            return refusal("sa.refuse_placed_here", location=location)
         _free, closed = location_status(state, location)
         if closed:
-            reason = CLOSED_REASONS[closed].format(
-                colours=data.RESOURCE_COLOURS[state["num_players"]])
-            return f"The {data.LOCATION_NAMES[location]} is {reason}."
+            return refusal("sa.refuse_closed", location=location,
+                           reason=texts.closed_text(closed, state["num_players"]))
         counts = placement_counts(state, seat, location)
-        return (f"You may place {', '.join(map(str, counts)) or 'no'} people on the "
-                f"{data.LOCATION_NAMES[location]} now.")
+        if not counts:
+            return refusal("sa.refuse_no_counts", location=location)
+        return refusal("sa.refuse_counts", counts=list(counts), location=location)
     if kind == "use_two_resources" and not state["players"][seat]["two_resources"]:
-        return "You have no unused two-resources card."
+        return refusal("sa.refuse_no_two_resources")
     if kind in ("buy_card", "buy_building"):
-        return ("That payment is not accepted: pay exactly the price with resources you have "
-                "(food is never accepted).")
-    expected = {
-        None: "place people" if state["phase"] == "placement" else "choose a location to resolve",
-        "tools": "choose which tools to add to the roll",
-        "dice_for_all": "pick one of the rolled dice",
-        "buy_card": "pay for the card or decline",
-        "buy_building": "pay for the building or decline",
-        "feeding": "pay the missing food with resources or accept the 10-point loss",
-    }[pending["kind"] if pending else None]
-    return f"That action is not legal now: you must {expected}."
+        return refusal("sa.refuse_payment")
+    return refusal({
+        None: "sa.refuse_must_place" if state["phase"] == "placement" else "sa.refuse_must_resolve",
+        "tools": "sa.refuse_must_tools",
+        "dice_for_all": "sa.refuse_must_die",
+        "buy_card": "sa.refuse_must_buy_card",
+        "buy_building": "sa.refuse_must_buy_building",
+        "feeding": "sa.refuse_must_feed",
+    }[pending["kind"] if pending else None])
 
 
 def apply_action(state: State, seat: int, action: Action) -> State:
     if state["phase"] == "over":
-        raise IllegalAction("The game is over.")
+        raise IllegalAction(GAME_OVER, text("refuse_game_over"))
     # From here on only the listed action is used: a sent 1.0 or true never reaches the state.
     why_not = partial(illegal_reason, state, seat, action)
     listed = _listed_placement(state, seat, action)

@@ -124,6 +124,29 @@ MESSAGES: dict[str, Any] = {
     # A placement queued while waiting (orders.queue_suggestions).
     "sa.queue_place": ("{count} person on the {location}", "{count} people on the {location}",
                        _PEOPLE),
+    # Refusals of a move (rules.illegal_reason), in the player's words.
+    "sa.refuse_rolling": "Nobody may act while the dice are being rolled.",
+    "sa.refuse_not_turn": "It is not {seat}'s turn to act.",
+    "sa.refuse_no_location": "There is no such location.",
+    "sa.refuse_placed_here": "You already placed people on the {location} this round.",
+    "sa.refuse_closed": "The {location} is {reason}.",
+    "sa.refuse_counts": "You may place {counts} people on the {location} now.",
+    "sa.refuse_no_counts": "You may place no people on the {location} now.",
+    "sa.refuse_no_two_resources": "You have no unused two-resources card.",
+    "sa.refuse_payment": "That payment is not accepted: pay exactly the price with resources you "
+                         "have (food is never accepted).",
+    "sa.refuse_must_place": "That action is not legal now: you must place people.",
+    "sa.refuse_must_resolve": "That action is not legal now: you must choose a location to "
+                              "resolve.",
+    "sa.refuse_must_tools": "That action is not legal now: you must choose which tools to add to "
+                            "the roll.",
+    "sa.refuse_must_die": "That action is not legal now: you must pick one of the rolled dice.",
+    "sa.refuse_must_buy_card": "That action is not legal now: you must pay for the card or "
+                               "decline.",
+    "sa.refuse_must_buy_building": "That action is not legal now: you must pay for the building "
+                                   "or decline.",
+    "sa.refuse_must_feed": "That action is not legal now: you must pay the missing food with "
+                           "resources or accept the 10-point loss.",
 }
 
 #: The standing orders' words (orders.ORDERS): "<order>" its label, "<order>.help" its help,
@@ -161,7 +184,7 @@ CATALOG = Catalog(
         "multiplier": {kind: kind.replace("_", " ") for kind in data.MULTIPLIER_KINDS},
         "order": ORDER_WORDS,
     },
-    separators={"dice": ", ", "tiles": "/", "pay": " + ", "tools": " + "},
+    separators={"dice": ", ", "tiles": "/", "pay": " + ", "tools": " + ", "counts": ", "},
     bare=frozenset({"sa.card_name", "sa.building_name", "sa.location_name"}),
 )
 
@@ -211,6 +234,12 @@ def card_bottom(card_id: str) -> Text:
     if "culture" in bottom:
         return text("sa.bottom_culture", culture=bottom["culture"])
     return text("sa.bottom_multiplier", count=bottom["count"], multiplier=bottom["multiplier"])
+
+
+def refusal(key: str, **params: Any) -> IllegalAction:
+    """A refusal with its text, its English words read from the text."""
+    message = text(key, **params)
+    return IllegalAction(render(CATALOG, message), message)
 
 
 def closed_text(reason: str | None, num_players: int) -> Text | None:
