@@ -14,6 +14,7 @@ from rest_framework.views import APIView
 from accounts.api.permissions import TokenScopeRequired
 from games import autoplay, selectors
 from games.engines.autoplay import MAX_QUEUE_CANDIDATES, MAX_QUEUE_STEPS
+from games.texts import reader_language, standing_orders_in
 
 
 class QueueSerializer(serializers.Serializer):
@@ -54,6 +55,20 @@ def _game_for(request, pk):
     return game
 
 
+def _game_settings_read(answer: dict, engine_slug: str, request) -> dict:
+    """A game's settings answer with its declared orders in the reader's language."""
+    return {**answer, "declared": standing_orders_in(engine_slug, answer["declared"],
+                                                     language=reader_language(request))}
+
+
+def _profile_settings_read(answer: dict, request) -> dict:
+    """The profile's settings answer with every game's declared orders in the reader's
+    language."""
+    language = reader_language(request)
+    return {**answer, "declared": {slug: standing_orders_in(slug, orders, language=language)
+                                   for slug, orders in answer["declared"].items()}}
+
+
 class GameQueueView(APIView):
     permission_classes = [permissions.IsAuthenticated, TokenScopeRequired]
 
@@ -88,7 +103,9 @@ class GameAutoplayView(APIView):
                    responses={200: GameSettingsSerializer},
                    description="My forced-move and standing-order settings for this game.")
     def get(self, request, pk):
-        return Response(autoplay.settings_read(game=_game_for(request, pk), user=request.user))
+        game = _game_for(request, pk)
+        return Response(_game_settings_read(
+            autoplay.settings_read(game=game, user=request.user), game.engine, request))
 
     @extend_schema(operation_id="set_game_autoplay", tags=["moves"],
                    summary="Change my automatic-move settings in a game",
@@ -97,8 +114,9 @@ class GameAutoplayView(APIView):
         serializer = GameSettingsSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         game = _game_for(request, pk)
-        return Response(autoplay.settings_set(game_id=game.pk, user=request.user,
-                                              **serializer.validated_data))
+        return Response(_game_settings_read(
+            autoplay.settings_set(game_id=game.pk, user=request.user,
+                                  **serializer.validated_data), game.engine, request))
 
 
 class MyAutoplayView(APIView):
@@ -109,7 +127,8 @@ class MyAutoplayView(APIView):
                    responses={200: ProfileSettingsSerializer},
                    description="My defaults: forced moves on or off, standing orders per game.")
     def get(self, request):
-        return Response(autoplay.profile_read(user=request.user))
+        return Response(_profile_settings_read(autoplay.profile_read(user=request.user),
+                                               request))
 
     @extend_schema(operation_id="set_my_autoplay", tags=["account"],
                    summary="Change my default automatic-move settings",
@@ -117,4 +136,5 @@ class MyAutoplayView(APIView):
     def put(self, request):
         serializer = ProfileSettingsSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
-        return Response(autoplay.profile_set(user=request.user, **serializer.validated_data))
+        return Response(_profile_settings_read(
+            autoplay.profile_set(user=request.user, **serializer.validated_data), request))

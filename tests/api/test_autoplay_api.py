@@ -127,3 +127,29 @@ def test_profile_defaults(table):
         assert bad.status_code == 400 and words in bad.json()["message"], bad.content
     assert json.loads(clients[0].get(url).content)["standing_orders"]["caverna"]["feeding"] \
         == "crops_only"
+
+
+@pytest.mark.parametrize("language", ["fa", "zh-hans", "it"])
+def test_the_declared_orders_read_in_the_callers_language(language):
+    """The orders' labels, help and choices in the language the caller chose (a token client,
+    whom the locale middleware does not see), in the game's settings and in the profile's."""
+    from games.engines.stone_age import orders
+
+    game, users = started_game(2, engine="stone_age", seed="orders-language")
+    users[0].language = language
+    users[0].save(update_fields=["language"])
+    client = token_client(users[0])
+    english = {order["name"]: order for order in orders.ORDERS}
+    for declared in (client.get(f"/api/v1/games/{game.pk}/autoplay/").json()["declared"],
+                     client.get("/api/v1/me/autoplay/").json()["declared"]["stone_age"]):
+        assert [order["name"] for order in declared] == list(english)
+        for order in declared:
+            source = english[order["name"]]
+            assert order["label"] != source["label"] and order["help"] != source["help"]
+            assert [choice["value"] for choice in order["choices"]] == [
+                choice["value"] for choice in source["choices"]]
+            assert all(choice["label"] != original["label"] for choice, original in
+                       zip(order["choices"], source["choices"], strict=True))
+    english_client = token_client(users[1])
+    assert english_client.get(f"/api/v1/games/{game.pk}/autoplay/").json()["declared"] == (
+        orders.ORDERS)
