@@ -16,7 +16,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from games.logtexts import codes
+from games.logtexts import codes, read_pinned, write_pinned
 
 PINNED_PATH = Path(__file__).resolve().with_name("logpayloads.json")
 
@@ -101,11 +101,9 @@ def with_new_shapes(table: dict[str, list], shapes: list[tuple[str, list[str]]]
 
 
 def main() -> None:
-    table = json.loads(PINNED_PATH.read_text(encoding="utf-8")) if PINNED_PATH.exists() else {}
+    table = read_pinned(PINNED_PATH)
     updated = with_new_shapes(table, shipped_shapes())
-    lines = ",\n".join(f" {json.dumps(shape)}: {json.dumps(entry, separators=(', ', ': '))}"
-                       for shape, entry in updated.items())
-    PINNED_PATH.write_text("{\n" + lines + "\n}\n", encoding="utf-8")
+    write_pinned(PINNED_PATH, updated)
     sys.stdout.write(f"{len(updated) - len(table)} shape(s) pinned in {PINNED_PATH.name}\n")
 
 

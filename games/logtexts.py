@@ -200,12 +200,21 @@ def with_new_keys(table: dict[str, list], keys: dict[str, list[str]]) -> dict[st
     return table
 
 
+def read_pinned(path: Path) -> dict[str, Any]:
+    return json.loads(path.read_text(encoding="utf-8")) if path.exists() else {}
+
+
+def write_pinned(path: Path, table: dict[str, Any]) -> None:
+    """One entry a line, so a new pin is a one-line diff."""
+    lines = ",\n".join(f" {json.dumps(name)}: {json.dumps(entry, separators=(', ', ': '))}"
+                       for name, entry in table.items())
+    path.write_text("{\n" + lines + "\n}\n", encoding="utf-8")
+
+
 def main() -> None:
-    table = json.loads(PINNED_PATH.read_text(encoding="utf-8")) if PINNED_PATH.exists() else {}
+    table = read_pinned(PINNED_PATH)
     updated = with_new_keys(table, catalog_keys())
-    lines = ",\n".join(f" {json.dumps(key)}: {json.dumps(entry, separators=(', ', ': '))}"
-                       for key, entry in updated.items())
-    PINNED_PATH.write_text("{\n" + lines + "\n}\n", encoding="utf-8")
+    write_pinned(PINNED_PATH, updated)
     sys.stdout.write(f"{len(updated) - len(table)} key(s) pinned in {PINNED_PATH.name}\n")
 
 

@@ -5,7 +5,6 @@ every language."""
 
 from __future__ import annotations
 
-import gettext
 import importlib
 import json
 import random
@@ -13,10 +12,11 @@ import random
 import pytest
 from babel.messages.pofile import read_po
 
-from config.engine_catalogs import LANGUAGES, LOCALE_DIR, po_path
+from config.engine_catalogs import LANGUAGES, po_path
 from games.engines.registry import get_engine
 from games.engines.stone_age import texts as stone_age_texts
 from games.engines.texts import SEAT_KINDS, placeholders, render, text
+from tests.engines.strict_catalogs import strict_translations
 
 ENGINES = {"stone_age": (2, 4), "seven_wonders": (2, 3, 7), "caverna": (1, 3)}
 #: Random games per engine and player count; each decision describes up to 8 legal actions
@@ -129,28 +129,11 @@ def test_every_msgid_is_translated_with_its_placeholders(slug, language):
     assert not lost, lost[:5]
 
 
-class StrictTranslations(gettext.GNUTranslations):
-    """A compiled catalog that fails on any msgid it does not hold."""
-
-    def pgettext(self, context, message):
-        assert f"{context}\x04{message}" in self._catalog, (context, message)
-        return super().pgettext(context, message)
-
-    def npgettext(self, context, singular, plural, n):
-        assert (f"{context}\x04{singular}", 0) in self._catalog, (context, singular)
-        return super().npgettext(context, singular, plural, n)
-
-
-def _strict(slug: str, language: str) -> StrictTranslations:
-    return gettext.translation(slug, LOCALE_DIR, languages=[language],
-                               class_=StrictTranslations)
-
-
 @pytest.mark.parametrize("language", LANGUAGES)
 @pytest.mark.parametrize("slug", sorted(ENGINES))
 def test_random_game_texts_render_in_every_language(slug, language, walked):
     catalog = get_engine(slug).text_catalog
-    translations = _strict(slug, language)
+    translations = strict_translations(slug, language)
     for message, sentence in walked[slug][::7]:
         rendered = render(catalog, message, translations)
         assert rendered and "{" not in rendered, (message, rendered)
@@ -166,7 +149,7 @@ def test_a_hidden_pick_stays_hidden_in_every_language(language):
         seat = engine.active_seats(state)[0]
         state = engine.apply(state, seat, engine.legal_actions(state, seat)[0])
     action = next(a for a in engine.legal_actions(state, 0) if a["type"] == "build")
-    translations = _strict("seven_wonders", language)
+    translations = strict_translations("seven_wonders", language)
     card_name = translations.pgettext("seven_wonders.card",
                                       engine.text_catalog.names["card"][action["card"]])
     names = {0: "Ana", 1: "Bo", 2: "Cy"}
@@ -193,4 +176,4 @@ def test_score_breakdown_rows_are_labelled_in_every_language(slug, language):
     for row in rows:
         label = engine.category_text(row)
         assert label["k"] != "literal"
-        assert render(engine.text_catalog, label, _strict(slug, language))
+        assert render(engine.text_catalog, label, strict_translations(slug, language))

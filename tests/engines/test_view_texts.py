@@ -5,17 +5,17 @@ outside texts are ids only. Checked over states of every kind of decision, for e
 
 from __future__ import annotations
 
-import gettext
 import re
 from typing import Any
 
 import pytest
 
-from config.engine_catalogs import LANGUAGES, LOCALE_DIR
+from config.engine_catalogs import LANGUAGES
 from games.engines.registry import get_engine
 from games.engines.texts import render
 from tests.engines.conformance import play_random_game
 from tests.engines.english import is_text
+from tests.engines.strict_catalogs import strict_translations
 
 #: Fields whose strings are ids (of a phase, a location, a good, a colour, ...), not words.
 ID_FIELDS = {"game", "phase", "kind", "id", "location", "cost_type", "good", "yields",
@@ -30,23 +30,6 @@ ENGLISH_WORDS = re.compile(
     r"\b(the|of|and|for|with|points?|food|wood|clay|stone|gold|tools?|cards?|coins?|shields?|"
     r"produces|build|free|people|person|places|rolled|may|buy|seat|science|neighbours?|"
     r"short|dice|any|once)\b", re.IGNORECASE)
-
-
-class StrictTranslations(gettext.GNUTranslations):
-    """A compiled catalog that fails on any msgid it does not hold."""
-
-    def pgettext(self, context, message):
-        assert f"{context}\x04{message}" in self._catalog, (context, message)
-        return super().pgettext(context, message)
-
-    def npgettext(self, context, singular, plural, n):
-        assert (f"{context}\x04{singular}", 0) in self._catalog, (context, singular)
-        return super().npgettext(context, singular, plural, n)
-
-
-def _strict(slug: str, language: str) -> StrictTranslations:
-    return gettext.translation(slug, LOCALE_DIR, languages=[language],
-                               class_=StrictTranslations)
 
 
 def _kinds(slug: str, num_players: int, seed: str, chooser_seed: int,
@@ -132,7 +115,7 @@ def test_every_text_of_the_views_reads_in_the_language_without_english(samples, 
     checked = 0
     for slug, state, num_players in samples:
         engine = get_engine(slug)
-        translations = _strict(slug, language)
+        translations = strict_translations(slug, language)
         for viewer in (None, *range(num_players)):
             view = engine.view(state, viewer)
             texts, _ = texts_and_strings(view)
@@ -168,7 +151,7 @@ def test_stone_age_standing_orders_and_queued_placements_read_in_the_language(la
     """The standing orders' labels, help and choices (names of kind "order") and the placements
     a waiting seat may queue (their texts) have the language's words, none of them English."""
     engine = get_engine("stone_age")
-    translations = _strict("stone_age", language)
+    translations = strict_translations("stone_age", language)
     context = engine.text_catalog.name_context("order")
     words = [translations.pgettext(context, english)
              for english in engine.text_catalog.names["order"].values()]
