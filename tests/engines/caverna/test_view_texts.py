@@ -13,7 +13,7 @@ from games.engines.caverna import texts as T
 from games.engines.caverna.board import idx
 from games.engines.caverna.effects import LEGACY_TILE_TEXT, TILE_TEXT
 from games.engines.texts import placeholders, render, text
-from tests.engines.test_texts import _strict
+from tests.engines.strict_catalogs import strict_translations
 
 from .helpers import fresh, set_cell, turn_state
 
@@ -128,7 +128,7 @@ SAME_AS_ENGLISH = {"it": set()}
 
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_every_view_text_is_translated(language, view_texts):
-    translations = _strict("caverna", language)  # fails on any msgid the catalog lacks
+    translations = strict_translations("caverna", language)  # fails on any msgid the catalog lacks
     kinds = {message["k"] for message, _ in view_texts}
     assert {"cv.cell", "cv.cell_short", "cv.effect", "cv.tile_name", "cv.space_name",
             "cv.decision_turn", "cv.goods", "category"} <= kinds
@@ -146,7 +146,7 @@ def test_every_view_text_is_translated(language, view_texts):
 def test_every_tile_cell_decision_and_log_wording_is_translated(language):
     """Beyond what random games show: every furnishing tile's name and effect, every cell
     label, every decision and every log line template."""
-    translations = _strict("caverna", language)
+    translations = strict_translations("caverna", language)
     messages = [text("cv.tile_name", furnishing=tile) for tile in T.CATALOG.names["furnishing"]]
     messages += [text("cv.effect", effect=tile) for tile in TILE_TEXT]
     messages += [text("cv.effect_legacy", effect_legacy=tile) for tile in LEGACY_TILE_TEXT]
