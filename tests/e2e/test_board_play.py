@@ -70,13 +70,28 @@ def axe_problems(page) -> list[dict]:
             for v in result["violations"] if v["impact"] in ("serious", "critical")]
 
 
+def evaluate_settled(page, script: str):
+    """`page.evaluate`, again after the page's own reload: an open game page reloads itself
+    when the game moves (a bot's move may land at any moment), which ends the evaluation."""
+    from playwright.sync_api import Error as PlaywrightError
+
+    for _ in range(3):
+        try:
+            return page.evaluate(script)
+        except PlaywrightError as error:
+            if "Execution context was destroyed" not in str(error):
+                raise
+            page.wait_for_load_state()
+    return page.evaluate(script)
+
+
 def layout_problems(page, width: int) -> list[str]:
     """Sideways scrolling, and tap targets (board places, buttons, links) under 44 px."""
     problems = []
-    scroll = page.evaluate("document.documentElement.scrollWidth")
+    scroll = evaluate_settled(page, "document.documentElement.scrollWidth")
     if scroll > width:
         problems.append(f"the page is {scroll}px wide at {width}px")
-    small = page.evaluate("""() => Array.from(document.querySelectorAll(
+    small = evaluate_settled(page, """() => Array.from(document.querySelectorAll(
         '.tap, main button, main .button, #sheet button'))
       .filter(el => el.offsetParent !== null)
       .map(el => [el.getBoundingClientRect(), el])
@@ -191,6 +206,7 @@ def test_a_whole_game_is_played_by_tapping_the_board(slug, players, browser,  # 
             problems += layout_problems(page, PHONE["width"])
             small.goto(url)
             problems += layout_problems(small, SMALL["width"])
+            small.goto("about:blank")  # not left to reload itself on every move
             report["checked_layouts"] += 1
             if decision in (0, 5):
                 report["axe"][f"decision {decision}"] = axe_problems(page)
