@@ -5,10 +5,13 @@ from __future__ import annotations
 import functools
 from dataclasses import dataclass
 from datetime import UTC
+from operator import attrgetter
 from typing import Any
 
-from django.db import connection
-from django.db.models import Prefetch, Q, QuerySet, prefetch_related_objects
+from django.db import connection, connections
+from django.db.models import DateTimeField, Prefetch, Q, QuerySet, prefetch_related_objects
+from django.db.models.expressions import RawSQL
+from django.utils import timezone
 
 from games.engines.registry import get_engine
 from games.models import Game, GameInvitation, GameStatus, InvitationStatus, Seat
@@ -28,12 +31,26 @@ def visible_to(user) -> Q:
     return public | Q(seats__user=user) | invited
 
 
-def game_seats() -> Prefetch:
-    """A game's seats with their players, in one query for any number of games. Ordered as
+#: The end of the vacation a seat's player is on at a moment (vacations never overlap).
+_AWAY_UNTIL = ("(SELECT MAX(v.ends_at) FROM accounts_vacation v WHERE v.user_id = "
+               "games_seat.user_id AND v.starts_at <= %s AND v.ends_at > %s)")
+
+
+#: `Seat.Meta.ordering` within one game.
+SEAT_ORDER = attrgetter("number", "join_order")
+
+
+def game_seats(*, ordered: bool = True) -> Prefetch:
+    """A game's seats with their players, in one query for any number of games, each with the
+    end of the vacation its player is on now (`away_until`, for `vacations_now`). Ordered as
     `Seat.Meta.ordering` is within a game, without its join to the game for the game's own
-    ordering."""
-    return Prefetch("seats", queryset=Seat.objects.select_related("user")
-                    .order_by("number", "join_order"))
+    ordering; or not at all (`ordered=False`) for a caller that sorts them by `SEAT_ORDER`: an
+    ordered read makes the ORM build a reference for each of the 40 columns it selects."""
+    now = connections[Seat.objects.db].ops.adapt_datetimefield_value(timezone.now())
+    seats = Seat.objects.select_related("user").annotate(
+        away_until=RawSQL(_AWAY_UNTIL, [now, now], output_field=DateTimeField()))
+    return Prefetch("seats", queryset=seats.order_by("number", "join_order") if ordered
+                    else seats.order_by())
 
 
 def game_list(*, user=None, status: str | None = None, mine: bool = False,
@@ -59,9 +76,20 @@ def game_list(*, user=None, status: str | None = None, mine: bool = False,
 def game_with_seats(game_id: int) -> Game | None:
     """One game with its creator and its seats with their players, for showing it: two plain
     queries (`game_list` is for listings: DISTINCT over every column, the state included)."""
-    game = Game.objects.select_related("created_by").filter(pk=game_id).order_by().first()
-    if game is not None:
-        prefetch_related_objects([game], game_seats())
+    try:
+        game = Game.objects.get(pk=game_id)
+    except Game.DoesNotExist:
+        return None
+    prefetch_related_objects([game], game_seats(ordered=False))
+    # Django keeps prefetched rows as the queryset's result cache: sorted there, every
+    # `game.seats.all()` reads them in order.
+    game._prefetched_objects_cache["seats"]._result_cache.sort(key=SEAT_ORDER)
+    # The creator is nearly always seated: taken from the seats, the game's read needs no join
+    # (which cost the ORM as much as the read itself). One who left is read when asked for.
+    creator = next((seat.user for seat in game.seats.all()
+                    if seat.user_id == game.created_by_id), None)
+    if creator is not None:
+        game.created_by = creator
     return game
 
 
@@ -200,7 +228,6 @@ def _stamp_sql(vendor: str) -> str:
 
 def _aware(value):
     """A datetime as the database gave it (SQLite: text) as an aware datetime."""
-    from django.utils import timezone
     from django.utils.dateparse import parse_datetime
 
     if isinstance(value, str):
@@ -212,8 +239,6 @@ def game_stamp(*, game_id: int, now=None) -> GameStamp | None:
     """The game's stamp (None when there is no such game), in one query over the game row, its
     seats and their players: cheap enough to answer a conditional GET without the state. The
     values are hashed as the database gives them (they are compared only with themselves)."""
-    from django.utils import timezone
-
     moment = connection.ops.adapt_datetimefield_value(now or timezone.now())
     with connection.cursor() as cursor:
         cursor.execute(_stamp_sql(connection.vendor), [moment, moment, game_id])
@@ -246,13 +271,15 @@ def game_awaiting_filter(user) -> Q:
 
 
 def vacations_now(game: Game, now=None) -> dict[int, Any]:
-    """user id -> end of the vacation they are on now, for the players of this game."""
-    from django.utils import timezone
-
+    """user id -> end of the vacation they are on now, for the players of this game (as read
+    with the seats, when they were read with `game_seats`)."""
     from accounts.models import Vacation
 
+    seats = game.seats.all()
+    if now is None and all(hasattr(seat, "away_until") for seat in seats):
+        return {seat.user_id: seat.away_until for seat in seats if seat.away_until is not None}
     now = now or timezone.now()
-    user_ids = [seat.user_id for seat in game.seats.all() if seat.user_id]
+    user_ids = [seat.user_id for seat in seats if seat.user_id]
     return dict(
         Vacation.objects.filter(user_id__in=user_ids, starts_at__lte=now, ends_at__gt=now)
         .values_list("user_id", "ends_at")

@@ -83,6 +83,14 @@ def _is_text(value: Any, catalog: Catalog) -> bool:
             and (key in catalog.messages or key in SHARED_MESSAGES))
 
 
+#: Texts of views already rendered, by engine, language, players' names and text: views repeat
+#: the same texts within one view and from one request to the next (card names, cell labels,
+#: tile effects), and a text reads the same for as long as the process runs.
+_RENDERED: dict[tuple[str, str, tuple[tuple[int, str], ...], str], str] = {}
+RENDERED_TEXTS_KEPT = 20_000
+_NESTED = (dict, list)
+
+
 def view_texts(engine_slug: str, view: Any, *, language: str | None = None,
                names: Mapping[int, str] | None = None) -> Any:
     """`view` (an engine's view, or any part of it) with every text in it rendered in
@@ -91,20 +99,29 @@ def view_texts(engine_slug: str, view: Any, *, language: str | None = None,
     catalog = get_engine(engine_slug).text_catalog
     if catalog is None:
         return view
-    read = _renderer(engine_slug, language, names)
-    # A view repeats many texts (cell labels, tile effects): each is rendered once.
-    done: dict[str, str] = {}
+    language = language or translation.get_language() or "en"
+    names_key = tuple(sorted(names.items())) if names else ()
+    read = None
 
     def rendered(value: Any) -> Any:
+        nonlocal read
         if isinstance(value, dict):
             if "k" in value and _is_text(value, catalog):
-                key = repr(value)
-                if key not in done:
-                    done[key] = read(value)
-                return done[key]
-            return {key: rendered(item) for key, item in value.items()}
+                key = (engine_slug, language, names_key, repr(value))
+                text = _RENDERED.get(key)
+                if text is None:
+                    if read is None:
+                        read = _renderer(engine_slug, language, names)
+                    text = read(value)
+                    if len(_RENDERED) >= RENDERED_TEXTS_KEPT:
+                        _RENDERED.clear()
+                    _RENDERED[key] = text
+                return text
+            # Numbers and strings, most of a view, are kept without a call each.
+            return {key: rendered(item) if isinstance(item, _NESTED) else item
+                    for key, item in value.items()}
         if isinstance(value, list):
-            return [rendered(item) for item in value]
+            return [rendered(item) if isinstance(item, _NESTED) else item for item in value]
         return value
 
     return rendered(view)

@@ -7,12 +7,17 @@ import json
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, JsonResponse
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import redirect, render
 from django.template.loader import select_template
 from django.urls import reverse
+from django.utils import timezone
+from django.utils.formats import date_format
+from django.utils.html import format_html
+from django.utils.safestring import mark_safe
 from django.utils.translation import gettext
 from django.views.decorators.http import require_POST
 
+from accounts.templatetags.language_tags import localized_digits
 from games import autoplay_views, board, selectors, services, undo
 from games.engines.registry import get_engine
 from games.exceptions import GameError
@@ -22,6 +27,7 @@ from games.names import seat_names, with_names
 from games.texts import entry_text, message_text, render_text, view_texts
 
 LOG_ENTRIES_SHOWN = 30
+GENERIC_BOARD = "games/boards/generic.html"
 INVITATION_SENT = ("Invitation sent, if that name or email belongs to a player who is not in "
                    "this game yet.")
 
@@ -64,9 +70,31 @@ def game_create(request):
     return render(request, "games/create.html", {"form": form})
 
 
+def _log_rows(entries, texts: list[str], history_suffix: str) -> list[str]:
+    """The log's rows as HTML, each entry linked to the board after it, with its time and text
+    in the reader's language and digits. Made here, not in the template: the template engine
+    took longer over these rows than over the rest of the page."""
+    undone_note = format_html(' <em class="muted">{}</em>', gettext("(taken back)"))
+    tags = {ActionSource.AUTO: format_html(' <span class="tag">{}</span>', gettext("automatic")),
+            ActionSource.QUEUED: format_html(' <span class="tag">{}</span>', gettext("queued"))}
+    rows = []
+    for entry, text in zip(entries, texts, strict=True):
+        moment = timezone.localtime(entry.created_at)
+        rows.append(format_html(
+            '<li{}><a href="?at={}{}#board" class="step" aria-label="{}">#{}</a> '
+            '<time datetime="{}" class="muted">{}</time> <bdi>{}</bdi>{}{}</li>',
+            mark_safe(' class="undone"') if entry.undone_by else "",
+            entry.sequence, history_suffix,
+            gettext("Board after move %(number)s") % {"number": entry.sequence},
+            localized_digits(entry.sequence), moment.isoformat(),
+            localized_digits(date_format(moment, "SHORT_DATETIME_FORMAT")), text,
+            undone_note if entry.undone_by else "", tags.get(entry.source, "")))
+    return rows
+
+
 def _visible_game(request, game_id):
-    game = get_object_or_404(selectors.game_list(), pk=game_id)
-    if not selectors.can_view(game, request.user):
+    game = selectors.game_with_seats(game_id)
+    if game is None or not selectors.can_view(game, request.user):
         raise Http404(gettext("There is no such game."))
     return game
 
@@ -110,8 +138,11 @@ def game_detail(request, game_id):
                if legal_actions else [])
     awaited = set(selectors.awaiting_seats(game))
     confirm = _confirm_context(request, game, engine, viewer_seat, legal_actions, names)
+    board_template = select_template([f"games/boards/{game.engine}.html", GENERIC_BOARD]
+                                     ).template.name
     # The board reads the view's texts in the reader's language, players named.
     shown = view_texts(game.engine, view, names=names) if view is not None else None
+    history = _history_context(game, at, perspective if finished else None)
     context = {
         "game": game,
         "engine": engine,
@@ -123,7 +154,8 @@ def game_detail(request, game_id):
             game.chat_messages.select_related("author").order_by("-created_at")[:50])[::-1],
         "report_reasons": ReportReason.choices,
         "view": shown,
-        "view_json": json.dumps(shown, indent=1, sort_keys=True) if view is not None else "",
+        "view_json": (json.dumps(shown, indent=1, sort_keys=True)
+                      if view is not None and board_template == GENERIC_BOARD else ""),
         "legal_actions": legal_actions,
         "choices": choices,
         "tap_keys": sorted({key for choice in choices for key in choice["targets"]}),
@@ -132,10 +164,10 @@ def game_detail(request, game_id):
         "picked": bool(choices) and viewer_seat not in awaited and engine.simultaneous,
         "pick_text": _pick_text(shown, names),
         "confirm": confirm,
-        "log": [(entry, entry_text(entry, entry.seat_number if finished else viewer_seat,
-                                   names=names, engine_slug=game.engine))
-                for entry in log],
-        "history": _history_context(game, at, perspective if finished else None),
+        "log": _log_rows(log, [entry_text(entry, entry.seat_number if finished else viewer_seat,
+                                          names=names, engine_slug=game.engine)
+                               for entry in log], history["suffix"] if history else ""),
+        "history": history,
         "perspective": perspective,
         "seat_names": names,
         "result_rows": _result_rows(game),
@@ -144,9 +176,7 @@ def game_detail(request, game_id):
         "is_creator": request.user.is_authenticated and game.created_by_id == request.user.pk,
         "can_join": request.user.is_authenticated and game.status == GameStatus.OPEN
         and seat is None and game.seats.count() < game.num_players,
-        "board_template": select_template(
-            [f"games/boards/{game.engine}.html", "games/boards/generic.html"]
-        ).template.name,
+        "board_template": board_template,
     }
     context.update(autoplay_views.page_context(game, seat))
     return render(request, "games/detail.html", context)

@@ -35,14 +35,18 @@ from games.texts import entry_text, reader_language
 class ModelSerializer(serializers.ModelSerializer):
     """DRF's ModelSerializer builds its fields from the model's metadata for each instance, and
     an answer makes several (a game and its seats): here each class builds them once, and each
-    instance gets copies of those (as DRF copies the declared fields anyway)."""
+    instance gets copies of those. A plain field is copied shallowly: binding sets only its own
+    attributes (name, parent, source), while DRF's deep copy made each field anew from its
+    arguments, copied deeply too. A nested serializer binds its own fields, so it is still
+    copied deeply."""
 
     def get_fields(self):
         built = type(self).__dict__.get("_built_fields")
         if built is None:
             built = super().get_fields()
             type(self)._built_fields = built
-        return copy.deepcopy(built)
+        return {name: copy.deepcopy(field) if isinstance(field, serializers.BaseSerializer)
+                else copy.copy(field) for name, field in built.items()}
 
 
 class EngineSerializer(serializers.Serializer):
