@@ -313,3 +313,17 @@ def test_the_next_players_of_a_swept_batch_are_told_it_is_their_turn():
                                            kind="your_turn").count() == 1
         assert Notification.objects.filter(user=users[awaited[game.pk][0]], game=game,
                                            kind="timed_out").count() == 1
+
+
+def test_a_move_after_a_vacation_spends_only_the_playing_time():
+    """The move's clock reads the vacation that ended during the turn (the seats' read tells
+    which players have one that matters)."""
+    game, (alice, bob) = started(2, time_per_move=DAY, reserve=2 * DAY)
+    with time_machine.travel(T0 + HOUR, tick=False):
+        vacation_create(user=alice, starts_at=T0 + 2 * HOUR, ends_at=T0 + 2 * DAY)
+    # 2 hours before the vacation and 1 day after it: 2 hours over the time per move.
+    move(game, alice, {"type": "bid", "amount": 1}, T0 + 3 * DAY)
+    assert seat(game, 0).reserve_left == 2 * DAY - 2 * HOUR
+    # A vacation over before a turn started changes nothing of that turn.
+    move(game, bob, {"type": "bid", "amount": 2}, T0 + DAY + 5 * HOUR)
+    assert seat(game, 1).reserve_left == 2 * DAY - 5 * HOUR
