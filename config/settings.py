@@ -436,6 +436,9 @@ CELERY_TASK_TIME_LIMIT = env.int("CELERY_TASK_TIME_LIMIT", default=360)
 CELERY_TASK_PUBLISH_RETRY_POLICY = {"max_retries": 2, "interval_start": 0,
                                     "interval_step": 0.2, "interval_max": 0.5}
 CELERY_TASK_IGNORE_RESULT = True
+# With no results kept, one (disabled) result backend serves every thread: otherwise Celery
+# makes one per thread, and under the ASGI server each request has a thread of its own.
+CELERY_RESULT_BACKEND_THREAD_SAFE = True
 #: The search bot (bot seats at level "search", the default): play-outs per decision (unset:
 #: each engine's measured budget, its search adapter's `rollouts`; set: that count for every
 #: engine), and the CPU seconds after which a decision's search stops early (only on an
