@@ -27,14 +27,16 @@ def test_another_players_move_appears_without_reload_or_polling(browser, asgi_se
     requests: list[str] = []
     page.on("request", lambda request: requests.append(request.url))
     page.goto(f"{asgi_server}/games/{game.pk}/")
-    page.wait_for_function("document.getElementById('live-game').dataset.live === 'stream'")
+    # Predicates are functions: a string expression is evaluated with eval() while polling,
+    # which the page's Content-Security-Policy forbids.
+    page.wait_for_function("() => document.getElementById('live-game').dataset.live === 'stream'")
     page.wait_for_timeout(500)  # the stream is open before the move is made
 
     version = play_moves(game.pk, 1)[-1]
     # The page reloads itself on the move; the reloaded page shows the new version from the
     # server's HTML at once and opens its stream when its script has run.
     page.wait_for_function(
-        f"document.getElementById('live-game').dataset.version === '{version}'"
+        f"() => document.getElementById('live-game').dataset.version === '{version}'"
         " && document.getElementById('live-game').dataset.live === 'stream'", timeout=15_000)
     assert not [url for url in requests if "/version/" in url], requests
     assert any(f"/api/v1/games/{game.pk}/stream" in url for url in requests)
