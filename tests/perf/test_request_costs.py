@@ -27,6 +27,7 @@ import contextlib
 import json
 import os
 import secrets
+import signal
 import subprocess
 import sys
 import time
@@ -79,6 +80,21 @@ def _game_specs(count: int) -> list[dict]:
 
 def _workers(master: int) -> list[int]:
     return [int(pid) for pid in Path(f"/proc/{master}/task/{master}/children").read_text().split()]
+
+
+def _profile(pids: list[int]) -> list[subprocess.Popen]:
+    """py-spy on each server worker for the length of the cost batches (TURNPOST_BENCH_PY_SPY:
+    the path of a py-spy binary), written as collapsed stacks to
+    TEST_ARTIFACTS_DIR/request-profile-N.txt."""
+    py_spy = os.environ.get("TURNPOST_BENCH_PY_SPY")
+    if not py_spy:
+        return []
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    return [subprocess.Popen([py_spy, "record", "--format", "raw", "--rate", "200", "--gil",
+                              "--nonblocking", "--pid", str(pid),
+                              "--output", str(ARTIFACTS / f"request-profile-{index}.txt")],
+                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            for index, pid in enumerate(pids)]
 
 
 def _start(tmp_path, env: dict) -> tuple[subprocess.Popen, subprocess.Popen, str]:
@@ -154,9 +170,13 @@ def test_request_costs_and_moves_per_second(benchmark, settings, tmp_path):
                       "games": specs[:GAMES], "batch": BATCH, "concurrency": 4,
                       "connections": 8}
         _run_client(tmp_path, "warm-up", {**costs_plan, "rounds": 1, "batch": 20}, 300)
+        spies = _profile(pids)
         spent = benchmark.pedantic(_run_client, args=(tmp_path, "costs",
                                                       {**costs_plan, "rounds": ROUNDS}, 900),
                                    rounds=1, iterations=1)
+        for spy in spies:
+            spy.send_signal(signal.SIGINT)
+            spy.wait(60)
         database_before = _database_cpu()
         played = _run_client(tmp_path, "moves", {
             "mode": "moves", "base": base, "games": specs[:CLIENTS], "seconds": SECONDS,
