@@ -15,6 +15,9 @@ at once. The HTTP client runs in its own process (tests/perf/request_load.py). A
                                 runs) or `gthread` (WSGI, for processes that serve no
                                 event streams)
     TURNPOST_BENCH_THREADS      threads per gthread worker (default 8)
+    TURNPOST_BENCH_PY_SPY       path of a py-spy binary: the workers' stacks while they hold
+                                the GIL during the cost batches, in
+                                TEST_ARTIFACTS_DIR/request-profile-N.txt (collapsed stacks)
 
 The moves/s run also reports the CPU a move costs (GET actions + POST) in each process taking
 part: the server workers, the Celery worker (the follow-ups of each move), the database
