@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import functools
+import json
+import threading
+from collections import OrderedDict
 from dataclasses import dataclass
 from datetime import UTC
 from operator import attrgetter
@@ -11,7 +14,7 @@ from typing import Any
 from django.db import connection, connections
 from django.db.models import DateTimeField, Prefetch, Q, QuerySet, prefetch_related_objects
 from django.db.models.expressions import RawSQL
-from django.utils import timezone
+from django.utils import timezone, translation
 
 from games.engines.registry import get_engine
 from games.models import Game, GameInvitation, GameStatus, InvitationStatus, Seat
@@ -129,11 +132,44 @@ def game_view_for(game: Game, user, *, language: str | None = None) -> dict[str,
     read in `language` (default: the user's chosen one, else the active one), players named."""
     if game.state is None:
         return None
-    view = get_engine(game.engine).view(game.state, viewer_seat_number(game, user))
     chosen = (getattr(user, "language", "") if user is not None and user.is_authenticated
               else "")
-    return view_texts(game.engine, view, language=language or chosen or None,
-                      names=seat_names(game))
+    return rendered_view(game, viewer_seat_number(game, user), language=language or chosen or None,
+                         names=seat_names(game))
+
+
+#: Rendered views by game, version, last write, seat, language and players' names, as JSON:
+#: a game is read many times between two moves (every page load and API read of each player
+#: and spectator), and its view at a version never changes. The last write (`updated_at`) keeps
+#: a view made from a change that was rolled back from being taken for the one committed later.
+_VIEWS: OrderedDict[tuple, str] = OrderedDict()
+_VIEWS_LOCK = threading.Lock()
+VIEWS_KEPT = 256
+
+
+def rendered_view(game: Game, seat: int | None, *, language: str | None,
+                  names: dict[int, str]) -> dict[str, Any]:
+    """The engine's view of the game's current state for `seat` (None: a spectator's), its
+    texts read in `language` (default: the active one), players named by `names`. A fresh
+    object each time (callers may change it)."""
+    language = language or translation.get_language() or "en"
+    key = (game.pk, game.version, game.updated_at, game.rules_version, seat, language,
+           tuple(sorted(names.items())))
+    with _VIEWS_LOCK:  # requests run in threads of their own
+        kept = _VIEWS.get(key)
+        if kept is not None:
+            _VIEWS.move_to_end(key)
+    if kept is not None:
+        return json.loads(kept)
+    view = view_texts(game.engine, get_engine(game.engine).view(game.state, seat),
+                      language=language, names=names)
+    if game.pk is not None:
+        kept = json.dumps(view)
+        with _VIEWS_LOCK:
+            _VIEWS[key] = kept
+            if len(_VIEWS) > VIEWS_KEPT:
+                _VIEWS.popitem(last=False)
+    return view
 
 
 def legal_actions_for(game: Game, user, *, language: str | None = None) -> list[dict[str, Any]]:

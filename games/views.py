@@ -124,11 +124,14 @@ def game_detail(request, game_id):
     perspective = viewer_seat
     if finished and request.GET.get("as", "").isdigit() and int(request.GET["as"]) in names:
         perspective = int(request.GET["as"])
+    # The board reads the view's texts in the reader's language, players named.
     if at is not None:
-        view = engine.view(undo.state_at(engine, game, at), perspective)
+        shown = view_texts(game.engine, engine.view(undo.state_at(engine, game, at), perspective),
+                           names=names)
         legal_actions = []
     else:
-        view = (engine.view(game.state, perspective) if game.state is not None else None)
+        shown = (selectors.rendered_view(game, perspective, language=None, names=names)
+                 if game.state is not None else None)
         legal_actions = selectors.legal_actions_for(game, request.user)
     entries = game.actions.order_by("-sequence")
     if at is not None:
@@ -140,8 +143,6 @@ def game_detail(request, game_id):
     confirm = _confirm_context(request, game, engine, viewer_seat, legal_actions, names)
     board_template = select_template([f"games/boards/{game.engine}.html", GENERIC_BOARD]
                                      ).template.name
-    # The board reads the view's texts in the reader's language, players named.
-    shown = view_texts(game.engine, view, names=names) if view is not None else None
     history = _history_context(game, at, perspective if finished else None)
     context = {
         "game": game,
@@ -155,7 +156,7 @@ def game_detail(request, game_id):
         "report_reasons": ReportReason.choices,
         "view": shown,
         "view_json": (json.dumps(shown, indent=1, sort_keys=True)
-                      if view is not None and board_template == GENERIC_BOARD else ""),
+                      if shown is not None and board_template == GENERIC_BOARD else ""),
         "legal_actions": legal_actions,
         "choices": choices,
         "tap_keys": sorted({key for choice in choices for key in choice["targets"]}),
