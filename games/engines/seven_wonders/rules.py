@@ -191,12 +191,15 @@ def payment_plans(
                          right_fixed, right_groups, price_left, price_right)
 
 
-def _most_sold(resource: int, fixed: tuple[int, ...], groups: tuple[tuple[int, ...], ...]) -> int:
-    """The most units of `resource` a production can give: its fixed units, plus one per choice
-    group offering it."""
-    if not groups:
-        return fixed[resource]
-    return fixed[resource] + sum(1 for group in groups if resource in group)
+@lru_cache(maxsize=CACHE_SIZE)
+def _most_sold(fixed: tuple[int, ...], groups: tuple[tuple[int, ...], ...]) -> tuple[int, ...]:
+    """The most units of each resource a production can give: its fixed units, plus one per
+    choice group offering it."""
+    most = list(fixed)
+    for group in groups:
+        for resource in group:
+            most[resource] += 1
+    return tuple(most)
 
 
 @lru_cache(maxsize=CACHE_SIZE)
@@ -213,17 +216,24 @@ def _market_plans(
     own, since a city's new card rarely changes what it must buy for a given cost (the result
     depends on the rests as a set, not on their order: one plan per price pair, the greatest)."""
     by_price: dict[tuple[int, int], tuple[tuple[int, ...], tuple[int, ...]]] = {}
+    left_most = _most_sold(left_fixed, left_groups) if left_groups else left_fixed
+    right_most = _most_sold(right_fixed, right_groups) if right_groups else right_fixed
+    if ZERO in rests:  # (then the only one: the rests are the smallest remainders)
+        return ((0, 0, ZERO, ZERO),)
     for rest in rests:
-        if not any(rest):
-            return ((0, 0, ZERO, ZERO),)
         # Only the resources still to buy are split between the sides; a side sells at most
         # its fixed units plus one per choice group that offers the resource (can_supply says
         # no more), so its bounds narrow the split at once instead of refusing the splits
-        # beyond them one by one (an empty range: no split at all).
-        needed = [i for i, n in enumerate(rest) if n]
-        ranges = [range(max(0, rest[i] - _most_sold(i, right_fixed, right_groups)),
-                        min(rest[i], _most_sold(i, left_fixed, left_groups)) + 1)
-                  for i in needed]
+        # beyond them one by one (an empty range: no split at all). Conditional expressions,
+        # not min() and max(): those are slow calls for two numbers.
+        needed = []
+        ranges = []
+        for i, n in enumerate(rest):
+            if n:
+                needed.append(i)
+                low = n - right_most[i]
+                high = left_most[i]
+                ranges.append(range(low if low > 0 else 0, (high if high < n else n) + 1))
         for split in product(*ranges):
             left = [0] * 7
             for i, n in zip(needed, split, strict=True):
@@ -242,6 +252,8 @@ def _market_plans(
             # Canonical: prefer buying from the left, then the lowest resource order.
             if key not in by_price or plan > by_price[key]:
                 by_price[key] = plan
+    if len(by_price) < 2:  # nothing to compare (most costs)
+        return tuple([(*key, *plan) for key, plan in by_price.items()])
     plans = []
     for (left_coins, right_coins), (left_part, right_part) in by_price.items():
         dominated = any(
