@@ -62,37 +62,54 @@ STAGE_COST = {
 
 @lru_cache(maxsize=CACHE_SIZE)
 def _production(wonder: str, side: str, stages: int, built: tuple[str, ...]) -> dict[str, Any]:
-    own_fixed = [0] * 7
-    sell_fixed = [0] * 7
-    own_groups: list[tuple[int, ...]] = []
-    sell_groups: list[tuple[int, ...]] = []
-    start = INDEX[WONDERS[wonder]["resource"]]
-    own_fixed[start] += 1
-    sell_fixed[start] += 1
-    price_left = [BASE_PRICE] * 7
-    price_right = [BASE_PRICE] * 7
-    effects = [CARDS[cid]["effect"] for cid in built]
-    effects += [stage["effect"] for stage in stage_list(wonder, side)[:stages]]
-    shields = 0
-    for effect in effects:
-        shields += effect.get("shields", 0)
-        tradable = effect.get("tradable", False)
-        for name, n in effect.get("produce", {}).items():
-            own_fixed[INDEX[name]] += n
-            if tradable:
-                sell_fixed[INDEX[name]] += n
-        for group in effect.get("produce_choice", []):
-            indexes = tuple(sorted(INDEX[name] for name in group))
-            own_groups.append(indexes)
-            if tradable:
-                sell_groups.append(indexes)
-        discount = effect.get("trade_discount")
-        if discount:
-            for name in discount["resources"]:
-                if "left" in discount["directions"]:
-                    price_left[INDEX[name]] = min(price_left[INDEX[name]], discount["price"])
-                if "right" in discount["directions"]:
-                    price_right[INDEX[name]] = min(price_right[INDEX[name]], discount["price"])
+    """The production of a city with these cards and wonder stages: that of the city without its
+    last card (or, with no card, without its last stage) plus that card's (stage's) effect. The
+    parts add up in any order, and the smaller city is nearly always in the cache already (a
+    city grows by a card or a stage at a time), so this costs one effect, not all of them."""
+    if built:
+        return _with_effect(_production(wonder, side, stages, built[:-1]),
+                            CARDS[built[-1]]["effect"])
+    if stages:
+        return _with_effect(_production(wonder, side, stages - 1, built),
+                            stage_list(wonder, side)[stages - 1]["effect"])
+    start = [0] * 7
+    start[INDEX[WONDERS[wonder]["resource"]]] = 1
+    return {
+        "own_fixed": tuple(start),
+        "own_groups": (),
+        "sell_fixed": tuple(start),
+        "sell_groups": (),
+        "price_left": (BASE_PRICE,) * 7,
+        "price_right": (BASE_PRICE,) * 7,
+        "shields": 0,
+    }
+
+
+def _with_effect(before: dict[str, Any], effect: dict[str, Any]) -> dict[str, Any]:
+    """A production (see _production) with one more card's or stage's effect."""
+    own_fixed = list(before["own_fixed"])
+    sell_fixed = list(before["sell_fixed"])
+    own_groups = list(before["own_groups"])
+    sell_groups = list(before["sell_groups"])
+    price_left = list(before["price_left"])
+    price_right = list(before["price_right"])
+    tradable = effect.get("tradable", False)
+    for name, n in effect.get("produce", {}).items():
+        own_fixed[INDEX[name]] += n
+        if tradable:
+            sell_fixed[INDEX[name]] += n
+    for group in effect.get("produce_choice", []):
+        indexes = tuple(sorted(INDEX[name] for name in group))
+        own_groups.append(indexes)
+        if tradable:
+            sell_groups.append(indexes)
+    discount = effect.get("trade_discount")
+    if discount:
+        for name in discount["resources"]:
+            if "left" in discount["directions"]:
+                price_left[INDEX[name]] = min(price_left[INDEX[name]], discount["price"])
+            if "right" in discount["directions"]:
+                price_right[INDEX[name]] = min(price_right[INDEX[name]], discount["price"])
     return {
         "own_fixed": tuple(own_fixed),
         "own_groups": tuple(sorted(own_groups)),
@@ -100,7 +117,7 @@ def _production(wonder: str, side: str, stages: int, built: tuple[str, ...]) -> 
         "sell_groups": tuple(sorted(sell_groups)),
         "price_left": tuple(price_left),
         "price_right": tuple(price_right),
-        "shields": shields,
+        "shields": before["shields"] + effect.get("shields", 0),
     }
 
 
