@@ -345,33 +345,47 @@ def _furnishable(state: State, seat: int, scope: str, cost: dict | None) -> Iter
 def tile_spots(p: dict[str, Any], tile: str, on: str | None = None) -> list[list[Any]]:
     """Every legal placement of a landscape tile as lists of cell indices (first = first half).
     With the Office room a twin may overhang the board: its off-board half is an (x, y) tuple."""
+    return list(_iter_tile_spots(p, tile, on))
+
+
+def has_tile_spot(p: dict[str, Any], tile: str, on: str | None = None) -> bool:
+    """Whether tile_spots(p, tile, on) is not empty: the search stops at the first spot."""
+    return next(_iter_tile_spots(p, tile, on), None) is not None
+
+
+def _iter_tile_spots(p: dict[str, Any], tile: str, on: str | None) -> Iterator[list[Any]]:
     cells = p["cells"]
     if tile == "meadow_field_twin":
-        out: list[list[Any]] = [list(t) for t in B.forest_twin_spots(cells)]
+        for t in B.iter_forest_twin_spots(cells):
+            yield list(t)
         if effects.owns(p, "office_room"):
-            for i, off in B.overhang_spots(cells, forest=True):
-                out.append([i, off])  # the meadow stays on the board
+            for i, off in B.iter_overhang_spots(cells, forest=True):
+                yield [i, off]  # the meadow stays on the board
                 if not cells[i]["st"]:
-                    out.append([off, i])  # the field stays on the board
-        return out
-    if tile in ("cavern_tunnel_twin", "cavern_cavern_twin"):
+                    yield [off, i]  # the field stays on the board
+    elif tile in ("cavern_tunnel_twin", "cavern_cavern_twin"):
         ordered = tile == "cavern_tunnel_twin"
-        out = [list(t) for t in B.mountain_twin_spots(cells, ordered=ordered)]
+        for t in B.iter_mountain_twin_spots(cells, ordered=ordered):
+            yield list(t)
         if effects.owns(p, "office_room"):
-            for i, off in B.overhang_spots(cells, forest=False):
-                out.append([i, off])
+            for i, off in B.iter_overhang_spots(cells, forest=False):
+                yield [i, off]
                 if ordered:
-                    out.append([off, i])  # the tunnel stays on the board
-        return out
-    if tile == "ore_mine_deep_tunnel_twin":
-        return [list(t) for t in B.ore_mine_spots(cells)]
-    if tile == "ruby_mine":
-        return [[i] for i in B.ruby_mine_spots(cells, on)]
-    if tile in ("meadow", "field"):
-        return [[i] for i in B.single_forest_spots(cells, tile)]
-    if tile in ("tunnel", "cavern"):
-        return [[i] for i in B.single_mountain_spots(cells)]
-    raise ValueError(tile)
+                    yield [off, i]  # the tunnel stays on the board
+    elif tile == "ore_mine_deep_tunnel_twin":
+        for t in B.iter_ore_mine_spots(cells):
+            yield list(t)
+    elif tile == "ruby_mine":
+        for i in B.iter_ruby_mine_spots(cells, on):
+            yield [i]
+    elif tile in ("meadow", "field"):
+        for i in B.iter_single_forest_spots(cells, tile):
+            yield [i]
+    elif tile in ("tunnel", "cavern"):
+        for i in B.iter_single_mountain_spots(cells):
+            yield [i]
+    else:
+        raise ValueError(tile)
 
 
 def spot_xy(spot: Any) -> list[int]:
@@ -493,7 +507,7 @@ def feasible(state: State, seat: int, dwarf: int, src: str, node: dict, imit: bo
     if act == "pay":
         return has(p, node["goods"])
     if act == "place_tile":
-        return any(tile_spots(p, t, node.get("on")) for t in node["tiles"])
+        return any(has_tile_spot(p, t, node.get("on")) for t in node["tiles"])
     if act == "furnish":
         return next(_furnishable(state, seat, node["scope"], node.get("cost")), None) is not None
     if act == "family_growth":
