@@ -181,7 +181,6 @@ def can_supply(
     return not any(next(iter(_min_remainders(remaining, groups))))
 
 
-@lru_cache(maxsize=CACHE_SIZE)
 def payment_plans(
     need: tuple[int, ...],
     own_fixed: tuple[int, ...],
@@ -200,12 +199,28 @@ def payment_plans(
 
     Every choice of seller stays listed, the dearer one too (2 coins to the right beside 1 to
     the left), as the two-player Free City's rule "the controller chooses the seller regardless
-    of price" needs: a plan is dropped only if another costs no more on both sides."""
+    of price" needs: a plan is dropped only if another costs no more on both sides.
+
+    Two caches, no cache of the whole: what the city must buy changes seldom (own production
+    only), while a key of all nine parts is hashed at every call and met again only one time
+    in three (a neighbour's new card, a hand passed on: another market)."""
+    rests = _rests(need, own_fixed, own_groups)
+    if rests is None:
+        return ((0, 0, ZERO, ZERO),)
+    return _market_plans(rests, left_fixed, left_groups, right_fixed, right_groups, price_left,
+                         price_right)
+
+
+@lru_cache(maxsize=CACHE_SIZE)
+def _rests(
+    need: tuple[int, ...], own_fixed: tuple[int, ...], own_groups: tuple[tuple[int, ...], ...]
+) -> frozenset[tuple[int, ...]] | None:
+    """What a city must still buy of `need` once its own production has covered what it can:
+    the smallest remainders (see _min_remainders), or None when it covers everything."""
     remaining = _subtract(need, own_fixed)
     if not any(remaining):
-        return ((0, 0, ZERO, ZERO),)
-    return _market_plans(_min_remainders(remaining, own_groups), left_fixed, left_groups,
-                         right_fixed, right_groups, price_left, price_right)
+        return None
+    return _min_remainders(remaining, own_groups)
 
 
 @lru_cache(maxsize=CACHE_SIZE)
@@ -366,7 +381,7 @@ class CityFacts:
         self.seat = seat
         self.names = city_names(player)
         self.olympia_free = olympia_free_available(player, state["age"])
-        self._plans: dict[tuple[int, ...], list[tuple]] = {}
+        self._plans: dict[tuple[int, ...], tuple[tuple, ...]] = {}
         self._markets: tuple | None = None
         self._stage_plans: list[tuple] | None = None
 
@@ -382,7 +397,7 @@ class CityFacts:
                 plan for plan in self.plans(stages[built]) if plan[0] + plan[1] <= coins]
         return self._stage_plans
 
-    def plans(self, need: tuple[int, ...]) -> list[tuple]:
+    def plans(self, need: tuple[int, ...]) -> tuple[tuple, ...]:
         """plans_for(state, seat, need), each cost worked out once."""
         plans = self._plans.get(need)
         if plans is None:
@@ -397,7 +412,7 @@ class CityFacts:
                     left["sell_groups"], right["sell_fixed"], right["sell_groups"],
                     own["price_left"], own["price_right"],
                 )
-            plans = self._plans[need] = list(payment_plans(need, *self._markets))
+            plans = self._plans[need] = payment_plans(need, *self._markets)
         return plans
 
 
