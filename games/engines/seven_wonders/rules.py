@@ -351,6 +351,13 @@ def olympia_free_available(player: dict[str, Any], age: int) -> bool:
     return has_special(player, "free_build_once_per_age") and player["free_build_age"] != age
 
 
+@lru_cache(maxsize=CACHE_SIZE)
+def _bought(part: tuple[int, ...]) -> tuple[tuple[str, int], ...]:
+    """unvector(part) as (resource, units) pairs: every action gets a dict of its own, made
+    from these in C instead of by a comprehension over the seven resources."""
+    return tuple(unvector(part).items())
+
+
 def _action_with_plan(base: dict[str, Any], plan: tuple) -> dict[str, Any]:
     left_coins, right_coins, left_part, right_part = plan
     action = dict(base)
@@ -358,10 +365,10 @@ def _action_with_plan(base: dict[str, Any], plan: tuple) -> dict[str, Any]:
         buy = {}
         pay = {}
         if left_coins:
-            buy["left"] = unvector(left_part)
+            buy["left"] = dict(_bought(left_part))
             pay["left"] = left_coins
         if right_coins:
-            buy["right"] = unvector(right_part)
+            buy["right"] = dict(_bought(right_part))
             pay["right"] = right_coins
         action["buy"] = buy
         action["pay"] = pay
