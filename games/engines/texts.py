@@ -46,8 +46,9 @@ _FIELD = re.compile(r"\{(\w+)\}")
 
 def text(key: str, **params: Any) -> Text:
     """A text; parameters with the value None are left out."""
-    kept = {name: value for name, value in params.items() if value is not None}
-    return {"k": key, "p": kept} if kept else {"k": key}
+    if None in params.values():  # (most texts have none: no new dict for them)
+        params = {name: value for name, value in params.items() if value is not None}
+    return {"k": key, "p": params} if params else {"k": key}
 
 
 def sentences(parts: list[Text]) -> Text:

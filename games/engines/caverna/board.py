@@ -8,6 +8,7 @@ entry (the entry-level dwelling), room (a furnished cavern, "tile" names the fur
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 WIDTH = 6
@@ -116,22 +117,27 @@ def _forest_ok(
     return IN_FRONT in spots
 
 
-def single_forest_spots(cells: list[dict[str, Any]], kind: str) -> list[int]:
+# The spot finders come in pairs: a generator (iter_..., which a feasibility check stops at the
+# first spot) and the list of every spot.
+
+
+def iter_single_forest_spots(cells: list[dict[str, Any]], kind: str) -> Iterator[int]:
     """Where a single meadow or field may go (a meadow may slide under a forest stable)."""
-    out = []
     anchor = _forest_anchor(cells)
     for i in range(CELLS):
         c = cells[i]
         if c["k"] != "forest" or (kind == "field" and c["st"]):
             continue
         if _forest_ok(cells, (i,), anchor):
-            out.append(i)
-    return out
+            yield i
 
 
-def forest_twin_spots(cells: list[dict[str, Any]]) -> list[tuple[int, int]]:
+def single_forest_spots(cells: list[dict[str, Any]], kind: str) -> list[int]:
+    return list(iter_single_forest_spots(cells, kind))
+
+
+def iter_forest_twin_spots(cells: list[dict[str, Any]]) -> Iterator[tuple[int, int]]:
     """(meadow half, field half) pairs for a meadow/field twin."""
-    out = []
     anchor = _forest_anchor(cells)
     for m in range(CELLS):
         if cells[m]["k"] != "forest":
@@ -140,8 +146,11 @@ def forest_twin_spots(cells: list[dict[str, Any]]) -> list[tuple[int, int]]:
             if cells[f]["k"] != "forest" or cells[f]["st"]:
                 continue
             if _forest_ok(cells, (m, f), anchor):
-                out.append((m, f))
-    return out
+                yield (m, f)
+
+
+def forest_twin_spots(cells: list[dict[str, Any]]) -> list[tuple[int, int]]:
+    return list(iter_forest_twin_spots(cells))
 
 
 # ----- mountain placements ----------------------------------------------------------------------
@@ -155,14 +164,18 @@ def _touches_cave(cells: list[dict[str, Any]], spots: tuple[int, ...]) -> bool:
     return False
 
 
+def iter_single_mountain_spots(cells: list[dict[str, Any]]) -> Iterator[int]:
+    return (i for i in range(CELLS) if cells[i]["k"] == "rock" and _touches_cave(cells, (i,)))
+
+
 def single_mountain_spots(cells: list[dict[str, Any]]) -> list[int]:
-    return [i for i in range(CELLS) if cells[i]["k"] == "rock" and _touches_cave(cells, (i,))]
+    return list(iter_single_mountain_spots(cells))
 
 
-def mountain_twin_spots(cells: list[dict[str, Any]], ordered: bool = True) -> list[tuple[int, int]]:
+def iter_mountain_twin_spots(cells: list[dict[str, Any]], ordered: bool = True
+                             ) -> Iterator[tuple[int, int]]:
     """(first half, second half) pairs of empty mountain spaces joined to the cave system.
     `ordered` lists both orientations (cavern/tunnel); otherwise each pair once (cavern/cavern)."""
-    out = []
     for a in range(CELLS):
         if cells[a]["k"] != "rock":
             continue
@@ -172,34 +185,47 @@ def mountain_twin_spots(cells: list[dict[str, Any]], ordered: bool = True) -> li
             if not ordered and b < a:
                 continue
             if _touches_cave(cells, (a, b)):
-                out.append((a, b))
-    return out
+                yield (a, b)
 
 
-def ore_mine_spots(cells: list[dict[str, Any]]) -> list[tuple[int, int]]:
+def mountain_twin_spots(cells: list[dict[str, Any]], ordered: bool = True) -> list[tuple[int, int]]:
+    return list(iter_mountain_twin_spots(cells, ordered))
+
+
+def iter_ore_mine_spots(cells: list[dict[str, Any]]) -> Iterator[tuple[int, int]]:
     """(ore mine half, deep tunnel half) on two adjacent ordinary, empty tunnels."""
-    out = []
     for a in range(CELLS):
         if cells[a]["k"] != "tunnel":
             continue
         for b in NEIGHBOURS[a]:
             if cells[b]["k"] == "tunnel":
-                out.append((a, b))
-    return out
+                yield (a, b)
 
 
-def ruby_mine_spots(cells: list[dict[str, Any]], on: str | None = None) -> list[int]:
+def ore_mine_spots(cells: list[dict[str, Any]]) -> list[tuple[int, int]]:
+    return list(iter_ore_mine_spots(cells))
+
+
+def iter_ruby_mine_spots(cells: list[dict[str, Any]], on: str | None = None) -> Iterator[int]:
     kinds = {"empty_ordinary_tunnel": ("tunnel",), "empty_deep_tunnel": ("deep_tunnel",)}.get(
         on or "", ("tunnel", "deep_tunnel")
     )
-    return [i for i in range(CELLS) if cells[i]["k"] in kinds]
+    return (i for i in range(CELLS) if cells[i]["k"] in kinds)
+
+
+def ruby_mine_spots(cells: list[dict[str, Any]], on: str | None = None) -> list[int]:
+    return list(iter_ruby_mine_spots(cells, on))
 
 
 def overhang_spots(cells: list[dict[str, Any]], forest: bool) -> list[tuple[int, tuple[int, int]]]:
+    return list(iter_overhang_spots(cells, forest))
+
+
+def iter_overhang_spots(cells: list[dict[str, Any]], forest: bool
+                        ) -> Iterator[tuple[int, tuple[int, int]]]:
     """(on-board space, off-board coordinates) for a twin tile overhanging the board's outer
     edge with one half (the Office room). The on-board space must be empty and obey the usual
     adjacency; the forest/mountain border is not an edge."""
-    out = []
     anchor = _forest_anchor(cells)
     for i in range(CELLS):
         if is_forest(i) != forest:
@@ -220,8 +246,8 @@ def overhang_spots(cells: list[dict[str, Any]], forest: bool) -> list[tuple[int,
             outside.append((x, -1))
         if y == HEIGHT - 1:
             outside.append((x, HEIGHT))
-        out.extend((i, off) for off in outside)
-    return out
+        for off in outside:
+            yield (i, off)
 
 
 def on_board(x: int, y: int) -> bool:

@@ -90,14 +90,17 @@ def fast_copy(obj: Any) -> Any:
 
 
 #: A player's fields by what a copy must renew: dicts of counts, lists of flat dicts (the
-#: dwarfs, the home board's cells, the Ore/Ruby delivery rounds), the rest numbers and flags.
+#: dwarfs, the Ore/Ruby delivery rounds), the rest numbers and flags. The home board's cells
+#: (24 dicts, most of a copy's work) change seldom: they are never changed in place, only
+#: replaced as a whole (cells_to_change), so a copy shares them.
 PLAYER_COUNTS = ("supply", "animals")
-PLAYER_RECORDS = ("dwarfs", "cells", "deliveries")
-PLAYER_FIELDS = frozenset((*PLAYER_COUNTS, *PLAYER_RECORDS, "begging", "skip", "stables",
-                           "guest_room_extension"))
-#: The state's fields by what a copy must renew: the players and the spaces (copied by their
-#: shape), the stack (deep), containers of plain texts and numbers (the log, the space order,
-#: the round facts; copied flat), numbers and texts (shared).
+PLAYER_RECORDS = ("dwarfs", "deliveries")
+PLAYER_FIELDS = frozenset((*PLAYER_COUNTS, *PLAYER_RECORDS, "cells", "begging", "skip",
+                           "stables", "guest_room_extension"))
+#: The state's fields by what a copy must renew: the players (copied by their shape), the
+#: spaces (a new dict of the same space dicts: a space is never changed in place, only replaced,
+#: see set_space), the stack (deep), containers of plain texts and numbers (the log, the space
+#: order, the round facts; copied flat), numbers and texts (shared).
 STATE_FLAT_LISTS = ("rounds", "order", "cards", "built", "log")
 STATE_FLAT_DICTS = ("rng", "options", "deck", "markers", "revealed", "harvest")
 STATE_FIELDS = frozenset(("players", "spaces", "stack", *STATE_FLAT_LISTS, *STATE_FLAT_DICTS,
@@ -125,8 +128,7 @@ def copy_state(state: State) -> State:
         return fast_copy(state)
     new = dict(state)
     new["players"] = [_copy_player(player) for player in state["players"]]
-    new["spaces"] = {sid: {**space, "goods": dict(space["goods"])}
-                     for sid, space in state["spaces"].items()}
+    new["spaces"] = dict(state["spaces"])
     new["stack"] = deep_copy(state["stack"])  # a few small tasks holding lists of their own
     for key in STATE_FLAT_LISTS:
         if key in state:
@@ -135,6 +137,19 @@ def copy_state(state: State) -> State:
         if key in state:
             new[key] = dict(state[key])
     return new
+
+
+def cells_to_change(p: dict[str, Any]) -> list[dict[str, Any]]:
+    """The player's cells, new, for changing: cells are never changed in place (a copy of the
+    state shares them), the whole board is replaced instead."""
+    cells = p["cells"] = [dict(cell) for cell in p["cells"]]
+    return cells
+
+
+def set_space(state: State, sid: str, **changes: Any) -> None:
+    """Changes space `sid` by replacing it: spaces are never changed in place (a copy of the
+    state shares them), nor are their goods."""
+    state["spaces"][sid] = {**state["spaces"][sid], **changes}
 
 
 # ======================================================================== set-up
@@ -330,33 +345,47 @@ def _furnishable(state: State, seat: int, scope: str, cost: dict | None) -> Iter
 def tile_spots(p: dict[str, Any], tile: str, on: str | None = None) -> list[list[Any]]:
     """Every legal placement of a landscape tile as lists of cell indices (first = first half).
     With the Office room a twin may overhang the board: its off-board half is an (x, y) tuple."""
+    return list(_iter_tile_spots(p, tile, on))
+
+
+def has_tile_spot(p: dict[str, Any], tile: str, on: str | None = None) -> bool:
+    """Whether tile_spots(p, tile, on) is not empty: the search stops at the first spot."""
+    return next(_iter_tile_spots(p, tile, on), None) is not None
+
+
+def _iter_tile_spots(p: dict[str, Any], tile: str, on: str | None) -> Iterator[list[Any]]:
     cells = p["cells"]
     if tile == "meadow_field_twin":
-        out: list[list[Any]] = [list(t) for t in B.forest_twin_spots(cells)]
+        for t in B.iter_forest_twin_spots(cells):
+            yield list(t)
         if effects.owns(p, "office_room"):
-            for i, off in B.overhang_spots(cells, forest=True):
-                out.append([i, off])  # the meadow stays on the board
+            for i, off in B.iter_overhang_spots(cells, forest=True):
+                yield [i, off]  # the meadow stays on the board
                 if not cells[i]["st"]:
-                    out.append([off, i])  # the field stays on the board
-        return out
-    if tile in ("cavern_tunnel_twin", "cavern_cavern_twin"):
+                    yield [off, i]  # the field stays on the board
+    elif tile in ("cavern_tunnel_twin", "cavern_cavern_twin"):
         ordered = tile == "cavern_tunnel_twin"
-        out = [list(t) for t in B.mountain_twin_spots(cells, ordered=ordered)]
+        for t in B.iter_mountain_twin_spots(cells, ordered=ordered):
+            yield list(t)
         if effects.owns(p, "office_room"):
-            for i, off in B.overhang_spots(cells, forest=False):
-                out.append([i, off])
+            for i, off in B.iter_overhang_spots(cells, forest=False):
+                yield [i, off]
                 if ordered:
-                    out.append([off, i])  # the tunnel stays on the board
-        return out
-    if tile == "ore_mine_deep_tunnel_twin":
-        return [list(t) for t in B.ore_mine_spots(cells)]
-    if tile == "ruby_mine":
-        return [[i] for i in B.ruby_mine_spots(cells, on)]
-    if tile in ("meadow", "field"):
-        return [[i] for i in B.single_forest_spots(cells, tile)]
-    if tile in ("tunnel", "cavern"):
-        return [[i] for i in B.single_mountain_spots(cells)]
-    raise ValueError(tile)
+                    yield [off, i]  # the tunnel stays on the board
+    elif tile == "ore_mine_deep_tunnel_twin":
+        for t in B.iter_ore_mine_spots(cells):
+            yield list(t)
+    elif tile == "ruby_mine":
+        for i in B.iter_ruby_mine_spots(cells, on):
+            yield [i]
+    elif tile in ("meadow", "field"):
+        for i in B.iter_single_forest_spots(cells, tile):
+            yield [i]
+    elif tile in ("tunnel", "cavern"):
+        for i in B.iter_single_mountain_spots(cells):
+            yield [i]
+    else:
+        raise ValueError(tile)
 
 
 def spot_xy(spot: Any) -> list[int]:
@@ -369,7 +398,7 @@ def xy_spot(at: list[int]) -> Any:
 
 def place_tile(state: State, seat: int, tile: str, spots: list[Any]) -> None:
     p = state["players"][seat]
-    cells = p["cells"]
+    cells = cells_to_change(p)
     gains: dict[str, int] = {}
     kinds = {
         "meadow_field_twin": ("meadow", "field"),
@@ -478,7 +507,7 @@ def feasible(state: State, seat: int, dwarf: int, src: str, node: dict, imit: bo
     if act == "pay":
         return has(p, node["goods"])
     if act == "place_tile":
-        return any(tile_spots(p, t, node.get("on")) for t in node["tiles"])
+        return any(has_tile_spot(p, t, node.get("on")) for t in node["tiles"])
     if act == "furnish":
         return next(_furnishable(state, seat, node["scope"], node.get("cost")), None) is not None
     if act == "family_growth":
@@ -589,7 +618,7 @@ def exec_act(state: State, task: dict[str, Any]) -> None:
     if act == "take_accumulated":
         goods = state["spaces"][src]["goods"]
         gain(state, seat, goods)
-        state["spaces"][src]["goods"] = {}
+        set_space(state, src, goods={})
     elif act == "gain" or act == "gain_if":
         gain(state, seat, node["goods"])
     elif act == "gain_per":
@@ -743,12 +772,13 @@ def replenish(state: State, task: dict[str, Any]) -> None:
             # 2 players: the card says "from round 3 on"; versions up to 3 read the seed's
             # "first two stages" literally (no rubies before round 7).
             continue
-        goods = state["spaces"][sid]["goods"]
+        goods = dict(state["spaces"][sid]["goods"])
         empty = not any(goods.values())
         for g, rule in acc.items():
             add = rule["if_empty"] if empty else rule["if_not_empty"]
             if add:
                 goods[g] = goods.get(g, 0) + add
+        set_space(state, sid, goods=goods)
     for seat in range(state["n"]):
         gains: dict[str, int] = {}
         effects.on_round_start(state, seat, gains)
@@ -792,7 +822,9 @@ def field_phase(state: State, task: dict[str, Any]) -> None:
     for p in state["players"]:
         if p["skip"] == "field":
             continue
-        for c in p["cells"]:
+        if not any(c["k"] == "field" and c.get("n") for c in p["cells"]):
+            continue
+        for c in cells_to_change(p):
             if c["k"] == "field" and c.get("n"):
                 p["supply"][c["crop"]] += 1
                 c["n"] -= 1
@@ -831,7 +863,7 @@ def breed_auto(state: State, task: dict[str, Any]) -> None:
 
 def round_end(state: State, task: dict[str, Any]) -> None:
     for sid in state["order"]:
-        state["spaces"][sid]["occ"] = None
+        set_space(state, sid, occ=None)
     for p in state["players"]:
         p["skip"] = None
         for d in p["dwarfs"]:
@@ -918,7 +950,7 @@ def settle(state: State, task: dict[str, Any]) -> bool:
     elif t == "protect":
         if not p["supply"]["ruby"]:
             for sid in task["spaces"]:
-                state["spaces"][sid]["goods"] = {}
+                set_space(state, sid, goods={})
             stack.pop()
             return True
     elif t == "breed_room":
@@ -988,7 +1020,7 @@ def overflow_check(state: State, seat: int) -> bool:
 
 def build_tile(state: State, seat: int, tile: str, cell: int) -> None:
     p = state["players"][seat]
-    target = p["cells"][cell]
+    target = cells_to_change(p)[cell]
     if target["k"] == "room":
         target["under"] = target["tile"]  # Trader / Spare part storage: the covered one is void
     elif target["k"] != "cavern":
@@ -1277,7 +1309,7 @@ def apply_action(state: State, seat: int, action: dict[str, Any]) -> None:
         sid = action["space"]
         stack.pop()
         p["dwarfs"][dwarf]["at"] = sid
-        state["spaces"][sid]["occ"] = seat
+        set_space(state, sid, occ=seat)
         state["work_seat"] = (seat + 1) % state["n"]
         push_node(state, seat, dwarf, sid, [], False)
     elif kind == "pass":
@@ -1313,7 +1345,7 @@ def apply_action(state: State, seat: int, action: dict[str, Any]) -> None:
         stack.pop()
         build_tile(state, seat, task["tile"], B.idx(*action["at"]))
     elif kind == "sow":
-        cell = p["cells"][B.idx(*action["at"])]
+        cell = cells_to_change(p)[B.idx(*action["at"])]
         crop = action["crop"]
         p["supply"][crop] -= 1
         cell["crop"] = crop
@@ -1329,14 +1361,15 @@ def apply_action(state: State, seat: int, action: dict[str, Any]) -> None:
         if cost != task["cost"]:
             log(state, f"Seat {seat} built for less thanks to a furnishing tile.")
         spots = [B.idx(*a) for a in action["at"]]
+        cells = cells_to_change(p)
         if task["what"] == "small":
-            p["cells"][spots[0]]["k"] = "pasture"
+            cells[spots[0]]["k"] = "pasture"
         elif task["what"] == "large":
             a, b = spots
-            p["cells"][a].update(k="large_pasture", pair=b)
-            p["cells"][b].update(k="large_pasture", pair=a)
+            cells[a].update(k="large_pasture", pair=b)
+            cells[b].update(k="large_pasture", pair=a)
         else:
-            p["cells"][spots[0]]["st"] = True
+            cells[spots[0]]["st"] = True
             p["stables"] -= 1
     elif kind == "forge":
         stack.pop()
@@ -1396,7 +1429,7 @@ def apply_action(state: State, seat: int, action: dict[str, Any]) -> None:
         if not task["spaces"]:
             stack.pop()
     elif kind == "let_go":
-        state["spaces"][action["space"]]["goods"] = {}
+        set_space(state, action["space"], goods={})
         task["spaces"].pop(0)
         if not task["spaces"]:
             stack.pop()

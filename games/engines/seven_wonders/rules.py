@@ -62,37 +62,54 @@ STAGE_COST = {
 
 @lru_cache(maxsize=CACHE_SIZE)
 def _production(wonder: str, side: str, stages: int, built: tuple[str, ...]) -> dict[str, Any]:
-    own_fixed = [0] * 7
-    sell_fixed = [0] * 7
-    own_groups: list[tuple[int, ...]] = []
-    sell_groups: list[tuple[int, ...]] = []
-    start = INDEX[WONDERS[wonder]["resource"]]
-    own_fixed[start] += 1
-    sell_fixed[start] += 1
-    price_left = [BASE_PRICE] * 7
-    price_right = [BASE_PRICE] * 7
-    effects = [CARDS[cid]["effect"] for cid in built]
-    effects += [stage["effect"] for stage in stage_list(wonder, side)[:stages]]
-    shields = 0
-    for effect in effects:
-        shields += effect.get("shields", 0)
-        tradable = effect.get("tradable", False)
-        for name, n in effect.get("produce", {}).items():
-            own_fixed[INDEX[name]] += n
-            if tradable:
-                sell_fixed[INDEX[name]] += n
-        for group in effect.get("produce_choice", []):
-            indexes = tuple(sorted(INDEX[name] for name in group))
-            own_groups.append(indexes)
-            if tradable:
-                sell_groups.append(indexes)
-        discount = effect.get("trade_discount")
-        if discount:
-            for name in discount["resources"]:
-                if "left" in discount["directions"]:
-                    price_left[INDEX[name]] = min(price_left[INDEX[name]], discount["price"])
-                if "right" in discount["directions"]:
-                    price_right[INDEX[name]] = min(price_right[INDEX[name]], discount["price"])
+    """The production of a city with these cards and wonder stages: that of the city without its
+    last card (or, with no card, without its last stage) plus that card's (stage's) effect. The
+    parts add up in any order, and the smaller city is nearly always in the cache already (a
+    city grows by a card or a stage at a time), so this costs one effect, not all of them."""
+    if built:
+        return _with_effect(_production(wonder, side, stages, built[:-1]),
+                            CARDS[built[-1]]["effect"])
+    if stages:
+        return _with_effect(_production(wonder, side, stages - 1, built),
+                            stage_list(wonder, side)[stages - 1]["effect"])
+    start = [0] * 7
+    start[INDEX[WONDERS[wonder]["resource"]]] = 1
+    return {
+        "own_fixed": tuple(start),
+        "own_groups": (),
+        "sell_fixed": tuple(start),
+        "sell_groups": (),
+        "price_left": (BASE_PRICE,) * 7,
+        "price_right": (BASE_PRICE,) * 7,
+        "shields": 0,
+    }
+
+
+def _with_effect(before: dict[str, Any], effect: dict[str, Any]) -> dict[str, Any]:
+    """A production (see _production) with one more card's or stage's effect."""
+    own_fixed = list(before["own_fixed"])
+    sell_fixed = list(before["sell_fixed"])
+    own_groups = list(before["own_groups"])
+    sell_groups = list(before["sell_groups"])
+    price_left = list(before["price_left"])
+    price_right = list(before["price_right"])
+    tradable = effect.get("tradable", False)
+    for name, n in effect.get("produce", {}).items():
+        own_fixed[INDEX[name]] += n
+        if tradable:
+            sell_fixed[INDEX[name]] += n
+    for group in effect.get("produce_choice", []):
+        indexes = tuple(sorted(INDEX[name] for name in group))
+        own_groups.append(indexes)
+        if tradable:
+            sell_groups.append(indexes)
+    discount = effect.get("trade_discount")
+    if discount:
+        for name in discount["resources"]:
+            if "left" in discount["directions"]:
+                price_left[INDEX[name]] = min(price_left[INDEX[name]], discount["price"])
+            if "right" in discount["directions"]:
+                price_right[INDEX[name]] = min(price_right[INDEX[name]], discount["price"])
     return {
         "own_fixed": tuple(own_fixed),
         "own_groups": tuple(sorted(own_groups)),
@@ -100,7 +117,7 @@ def _production(wonder: str, side: str, stages: int, built: tuple[str, ...]) -> 
         "sell_groups": tuple(sorted(sell_groups)),
         "price_left": tuple(price_left),
         "price_right": tuple(price_right),
-        "shields": shields,
+        "shields": before["shields"] + effect.get("shields", 0),
     }
 
 
@@ -146,8 +163,9 @@ def _min_remainders(
 
 
 def _subtract(need: tuple[int, ...], fixed: tuple[int, ...]) -> tuple[int, ...]:
-    # max(need - fixed, 0) per resource, all in C (maps over operator functions).
-    return tuple(map(max, map(sub, need, fixed), ZERO))
+    # max(need - fixed, 0) per resource. A list comprehension: mapping the builtin max over
+    # pairs takes nearly three times as long (max's call with two arguments is a slow one).
+    return tuple([n - f if n > f else 0 for n, f in zip(need, fixed, strict=True)])
 
 
 @lru_cache(maxsize=CACHE_SIZE)
@@ -163,7 +181,6 @@ def can_supply(
     return not any(next(iter(_min_remainders(remaining, groups))))
 
 
-@lru_cache(maxsize=CACHE_SIZE)
 def payment_plans(
     need: tuple[int, ...],
     own_fixed: tuple[int, ...],
@@ -182,12 +199,39 @@ def payment_plans(
 
     Every choice of seller stays listed, the dearer one too (2 coins to the right beside 1 to
     the left), as the two-player Free City's rule "the controller chooses the seller regardless
-    of price" needs: a plan is dropped only if another costs no more on both sides."""
+    of price" needs: a plan is dropped only if another costs no more on both sides.
+
+    Two caches, no cache of the whole: what the city must buy changes seldom (own production
+    only), while a key of all nine parts is hashed at every call and met again only one time
+    in three (a neighbour's new card, a hand passed on: another market)."""
+    rests = _rests(need, own_fixed, own_groups)
+    if rests is None:
+        return ((0, 0, ZERO, ZERO),)
+    return _market_plans(rests, left_fixed, left_groups, right_fixed, right_groups, price_left,
+                         price_right)
+
+
+@lru_cache(maxsize=CACHE_SIZE)
+def _rests(
+    need: tuple[int, ...], own_fixed: tuple[int, ...], own_groups: tuple[tuple[int, ...], ...]
+) -> frozenset[tuple[int, ...]] | None:
+    """What a city must still buy of `need` once its own production has covered what it can:
+    the smallest remainders (see _min_remainders), or None when it covers everything."""
     remaining = _subtract(need, own_fixed)
     if not any(remaining):
-        return ((0, 0, ZERO, ZERO),)
-    return _market_plans(_min_remainders(remaining, own_groups), left_fixed, left_groups,
-                         right_fixed, right_groups, price_left, price_right)
+        return None
+    return _min_remainders(remaining, own_groups)
+
+
+@lru_cache(maxsize=CACHE_SIZE)
+def _most_sold(fixed: tuple[int, ...], groups: tuple[tuple[int, ...], ...]) -> tuple[int, ...]:
+    """The most units of each resource a production can give: its fixed units, plus one per
+    choice group offering it."""
+    most = list(fixed)
+    for group in groups:
+        for resource in group:
+            most[resource] += 1
+    return tuple(most)
 
 
 @lru_cache(maxsize=CACHE_SIZE)
@@ -204,17 +248,24 @@ def _market_plans(
     own, since a city's new card rarely changes what it must buy for a given cost (the result
     depends on the rests as a set, not on their order: one plan per price pair, the greatest)."""
     by_price: dict[tuple[int, int], tuple[tuple[int, ...], tuple[int, ...]]] = {}
+    left_most = _most_sold(left_fixed, left_groups) if left_groups else left_fixed
+    right_most = _most_sold(right_fixed, right_groups) if right_groups else right_fixed
+    if ZERO in rests:  # (then the only one: the rests are the smallest remainders)
+        return ((0, 0, ZERO, ZERO),)
     for rest in rests:
-        if not any(rest):
-            return ((0, 0, ZERO, ZERO),)
-        # Only the resources still to buy are split between the sides; a side without choice
-        # groups sells at most its fixed units (can_supply says no more), so its bounds narrow
-        # the split at once instead of refusing the splits beyond them one by one (an empty
-        # range: no split at all).
-        needed = [i for i, n in enumerate(rest) if n]
-        ranges = [range(0 if right_groups else max(0, rest[i] - right_fixed[i]),
-                        (rest[i] if left_groups else min(rest[i], left_fixed[i])) + 1)
-                  for i in needed]
+        # Only the resources still to buy are split between the sides; a side sells at most
+        # its fixed units plus one per choice group that offers the resource (can_supply says
+        # no more), so its bounds narrow the split at once instead of refusing the splits
+        # beyond them one by one (an empty range: no split at all). Conditional expressions,
+        # not min() and max(): those are slow calls for two numbers.
+        needed = []
+        ranges = []
+        for i, n in enumerate(rest):
+            if n:
+                needed.append(i)
+                low = n - right_most[i]
+                high = left_most[i]
+                ranges.append(range(low if low > 0 else 0, (high if high < n else n) + 1))
         for split in product(*ranges):
             left = [0] * 7
             for i, n in zip(needed, split, strict=True):
@@ -233,6 +284,8 @@ def _market_plans(
             # Canonical: prefer buying from the left, then the lowest resource order.
             if key not in by_price or plan > by_price[key]:
                 by_price[key] = plan
+    if len(by_price) < 2:  # nothing to compare (most costs)
+        return tuple([(*key, *plan) for key, plan in by_price.items()])
     plans = []
     for (left_coins, right_coins), (left_part, right_part) in by_price.items():
         dominated = any(
@@ -298,6 +351,13 @@ def olympia_free_available(player: dict[str, Any], age: int) -> bool:
     return has_special(player, "free_build_once_per_age") and player["free_build_age"] != age
 
 
+@lru_cache(maxsize=CACHE_SIZE)
+def _bought(part: tuple[int, ...]) -> tuple[tuple[str, int], ...]:
+    """unvector(part) as (resource, units) pairs: every action gets a dict of its own, made
+    from these in C instead of by a comprehension over the seven resources."""
+    return tuple(unvector(part).items())
+
+
 def _action_with_plan(base: dict[str, Any], plan: tuple) -> dict[str, Any]:
     left_coins, right_coins, left_part, right_part = plan
     action = dict(base)
@@ -305,10 +365,10 @@ def _action_with_plan(base: dict[str, Any], plan: tuple) -> dict[str, Any]:
         buy = {}
         pay = {}
         if left_coins:
-            buy["left"] = unvector(left_part)
+            buy["left"] = dict(_bought(left_part))
             pay["left"] = left_coins
         if right_coins:
-            buy["right"] = unvector(right_part)
+            buy["right"] = dict(_bought(right_part))
             pay["right"] = right_coins
         action["buy"] = buy
         action["pay"] = pay
@@ -328,7 +388,7 @@ class CityFacts:
         self.seat = seat
         self.names = city_names(player)
         self.olympia_free = olympia_free_available(player, state["age"])
-        self._plans: dict[tuple[int, ...], list[tuple]] = {}
+        self._plans: dict[tuple[int, ...], tuple[tuple, ...]] = {}
         self._markets: tuple | None = None
         self._stage_plans: list[tuple] | None = None
 
@@ -344,7 +404,7 @@ class CityFacts:
                 plan for plan in self.plans(stages[built]) if plan[0] + plan[1] <= coins]
         return self._stage_plans
 
-    def plans(self, need: tuple[int, ...]) -> list[tuple]:
+    def plans(self, need: tuple[int, ...]) -> tuple[tuple, ...]:
         """plans_for(state, seat, need), each cost worked out once."""
         plans = self._plans.get(need)
         if plans is None:
@@ -359,7 +419,7 @@ class CityFacts:
                     left["sell_groups"], right["sell_fixed"], right["sell_groups"],
                     own["price_left"], own["price_right"],
                 )
-            plans = self._plans[need] = list(payment_plans(need, *self._markets))
+            plans = self._plans[need] = payment_plans(need, *self._markets)
         return plans
 
 

@@ -60,11 +60,13 @@ LOG_KEEP = 20
 #: Parts of the state whose entries are never changed once written (`event` makes a new one each
 #: time): a copy needs new lists of them, not new entries. The log is a third of the state.
 APPEND_ONLY = ("log", "last")
-#: A player's fields by what a copy must renew: flat dicts changed in place, lists whose entries
-#: are never changed (card ids, bought buildings), the tool tiles (changed in place), numbers.
-PLAYER_DICTS = ("resources", "placed", "points")
-PLAYER_LISTS = ("cards", "one_use", "two_resources", "buildings")
-PLAYER_FIELDS = frozenset((*PLAYER_DICTS, *PLAYER_LISTS, "tools", "people", "unplaced", "food",
+#: A player's fields by what a copy must renew: the flat dicts changed in place at almost every
+#: step (resources, people placed); the other containers change seldom and are never changed in
+#: place, only replaced by new ones (see _add_points, gain_tool, use_tools, ...), so a copy
+#: shares them; numbers.
+PLAYER_DICTS = ("resources", "placed")
+PLAYER_REPLACED = ("points", "cards", "one_use", "two_resources", "buildings", "tools")
+PLAYER_FIELDS = frozenset((*PLAYER_DICTS, *PLAYER_REPLACED, "people", "unplaced", "food",
                            "food_track", "score", "tools_gained"))
 
 
@@ -72,25 +74,31 @@ def _copy_player(player: dict) -> dict:
     if player.keys() != PLAYER_FIELDS:  # not the shape this copy knows: copy it all
         return marshal.loads(marshal.dumps(player))
     new = dict(player)
-    # PLAYER_DICTS and PLAYER_LISTS written out: a loop over them costs a third more.
     new["resources"] = dict(player["resources"])
     new["placed"] = dict(player["placed"])
-    new["points"] = dict(player["points"])
-    new["cards"] = list(player["cards"])
-    new["one_use"] = list(player["one_use"])
-    new["two_resources"] = list(player["two_resources"])
-    new["buildings"] = list(player["buildings"])
-    new["tools"] = [dict(tile) for tile in player["tools"]]
     return new
 
 
-#: The state's fields by what a copy must renew (see copy_state): lists of plain values,
-#: small nested parts copied whole, numbers and texts shared.
-STATE_FLAT_LISTS = ("action_queue", "feeding_queue", "deck", "display")
-STATE_NESTED = ("options", "pending")
-STATE_FIELDS = frozenset((*STATE_FLAT_LISTS, *STATE_NESTED, *APPEND_ONLY, "rng", "stacks",
-                          "players", "num_players", "round", "first_player", "phase", "turn",
-                          "last_stack_emptied", "ended_by"))
+#: The state's fields by what a copy must renew (see copy_state): those below are never changed
+#: in place, only replaced by new ones (the deck by its rest after a draw, the RNG entry by
+#: SeededRandom.save, ...), or never changed at all (the options), so a copy shares them; the
+#: pending decision and the players are copied as far as they are changed in place; numbers
+#: and texts are shared.
+STATE_SHARED = ("action_queue", "feeding_queue", "deck", "display", "stacks", "rng", "options")
+STATE_FIELDS = frozenset((*STATE_SHARED, *APPEND_ONLY, "pending", "players", "num_players",
+                          "round", "first_player", "phase", "turn", "last_stack_emptied",
+                          "ended_by"))
+#: The pending decision's values that are containers, each a flat list or dict of numbers
+#: (the dice, the order of picks, the resources chosen so far); its other values are
+#: numbers, texts or None.
+PENDING_CONTAINERS = frozenset(("dice", "order", "chosen"))
+
+
+def _copy_pending(pending: dict) -> dict:
+    new = dict(pending)
+    for key in PENDING_CONTAINERS.intersection(pending):
+        new[key] = pending[key].copy()
+    return new
 
 
 def copy_state(state: State, only_seat: int | None = None) -> State:
@@ -98,22 +106,16 @@ def copy_state(state: State, only_seat: int | None = None) -> State:
     change in place is new, the rest is shared. Several times cheaper than a deep copy, which
     spends most of its time making the players' many small dicts and the log's entries.
     With `only_seat`, the other players are shared too (for a step that changes no one else;
-    see copy_other_players)."""
+    see copy_other_players). The copy's `last` (the events of the step) starts empty."""
     if state.keys() != STATE_FIELDS:  # not the shape this copy knows: copy it all
-        return marshal.loads(marshal.dumps(state))
+        new = marshal.loads(marshal.dumps(state))
+        new["last"] = []
+        return new
     new = dict(state)
-    new["rng"] = dict(state["rng"])
-    for key in STATE_FLAT_LISTS:
-        new[key] = list(state[key])
-    if state["options"] or state["pending"] is not None:
-        for key, value in zip(STATE_NESTED, marshal.loads(marshal.dumps(  # fast, exact deep copy
-                tuple(state[key] for key in STATE_NESTED))), strict=True):
-            new[key] = value
-    else:  # the usual case, nothing nested to copy: no marshal round trip
-        new["options"] = {}
-    for key in APPEND_ONLY:
-        new[key] = list(state[key])
-    new["stacks"] = [list(stack) for stack in state["stacks"]]
+    if state["pending"] is not None:
+        new["pending"] = _copy_pending(state["pending"])
+    new["log"] = list(state["log"])
+    new["last"] = []
     if only_seat is None:
         new["players"] = [_copy_player(player) for player in state["players"]]
     else:
@@ -226,7 +228,7 @@ def gain_tool(player: dict) -> bool:
     if player["tools_gained"] >= data.MAX_TOOLS_GAINED:
         return False
     player["tools_gained"] += 1
-    tiles = player["tools"]
+    tiles = player["tools"] = [dict(tile) for tile in player["tools"]]  # never changed in place
     if len(tiles) < 3:
         tiles.append({"value": 1, "used": False})
     else:
@@ -237,6 +239,12 @@ def gain_tool(player: dict) -> bool:
         (unused or candidates)[0]["value"] += 1
     tiles.sort(key=lambda tile: (-tile["value"], tile["used"]))
     return True
+
+
+def _add_points(player: dict, category: str, amount: int) -> None:
+    """Adds to a row of the player's points (a new dict: see PLAYER_REPLACED)."""
+    points = player["points"] = dict(player["points"])
+    points[category] += amount
 
 
 def gain_food_track(player: dict) -> bool:
@@ -542,13 +550,17 @@ def _tool_choices(tiles: tuple[int, ...], cards: tuple[str, ...], total: int, di
 
 
 def use_tools(player: dict, tiles: list[int], one_use: list[str]) -> None:
+    # New lists and tiles: the player's are never changed in place (see PLAYER_REPLACED).
+    tools = player["tools"] = [dict(tile) for tile in player["tools"]]
     for value in tiles:
-        for tile in player["tools"]:
+        for tile in tools:
             if tile["value"] == value and not tile["used"]:
                 tile["used"] = True
                 break
-    for card_id in one_use:
-        player["one_use"].remove(card_id)
+    if one_use:
+        left = player["one_use"] = list(player["one_use"])
+        for card_id in one_use:
+            left.remove(card_id)
 
 
 # ----- legal actions --------------------------------------------------------------------------
@@ -674,14 +686,12 @@ def apply_action(state: State, seat: int, action: Action) -> State:
     listed = _listed_placement(state, seat, action)
     action = match_legal(action, listed or legal_actions(state, seat), why_not)
     kind = action["type"]
-    # A placement changes its own player only, unless it ends the placement phase (after
-    # which the actions may start resolving at once): the others are copied only then.
-    new = copy_state(state, only_seat=seat if kind == "place" else None)
-    new["last"] = []
+    # Every action but a die pick (which may hand the dice left to others) changes its own
+    # player only: the others are copied only once _advance goes on to change them.
+    only_seat = None if kind == "pick_die" else seat
+    new = copy_state(state, only_seat=only_seat)
     if kind == "place":
         _do_place(new, seat, action["location"], action["count"])
-        if new["phase"] != "placement":
-            copy_other_players(new, seat)
     elif kind == "resolve":
         _do_resolve(new, seat, action["location"])
     elif kind == "use_tools":
@@ -702,7 +712,7 @@ def apply_action(state: State, seat: int, action: Action) -> State:
         _do_two_resources(new, seat, action["take"])
     else:  # pragma: no cover - every listed action type is handled above
         raise AssertionError(kind)
-    _advance(new)
+    _advance(new, only_seat)
     return new
 
 
@@ -732,8 +742,10 @@ def ready_to_resolve(state: State) -> bool:
 def resolve(state: State) -> State:
     if not ready_to_resolve(state):
         raise IllegalAction("Nothing is waiting to be resolved.")
-    new = copy_state(state)
-    new["last"] = []
+    # A roll for one good changes the roller only (until _advance goes on); the dice for all
+    # may be handed out to everyone at once.
+    only_seat = None if state["pending"]["good"] is None else state["pending"]["seat"]
+    new = copy_state(state, only_seat=only_seat)
     rng = SeededRandom.from_state(new)
     pending = new["pending"]
     seat = pending["seat"]
@@ -757,7 +769,7 @@ def resolve(state: State) -> State:
                               card=None if at_location else source,
                               divisor=pending["divisor"]))
         _start_roll(new, seat, pending["source"], pending["good"], pending["divisor"], dice)
-    _advance(new)
+    _advance(new, only_seat)
     return new
 
 
@@ -922,8 +934,9 @@ def _do_buy_card(state: State, seat: int, pay: dict[str, int]) -> None:
     player = state["players"][seat]
     _pay(player, pay)
     card_id = pending["card"]
-    state["display"][CARD_SLOTS.index(pending["location"])] = None
-    player["cards"].append(card_id)
+    display = state["display"] = list(state["display"])  # (never changed in place)
+    display[CARD_SLOTS.index(pending["location"])] = None
+    player["cards"] = [*player["cards"], card_id]
     state["pending"] = None
     event(state, seat, text("sa.pays_for_card", seat=seat, pay=pay_text(pay), card=card_id))
     top = CARDS[card_id]["top"]
@@ -941,7 +954,7 @@ def _do_buy_card(state: State, seat: int, pay: dict[str, int]) -> None:
         _ask_roll(state, seat, card_id, top["dice"], top["resource"], top["divisor"])
     elif kind == "points":
         player["score"] += top["amount"]
-        player["points"]["cards"] += top["amount"]
+        _add_points(player, "cards", top["amount"])
         event(state, seat, text("sa.scores", seat=seat, amount=top["amount"]))
     elif kind == "tool":
         if gain_tool(player):
@@ -955,17 +968,18 @@ def _do_buy_card(state: State, seat: int, pay: dict[str, int]) -> None:
             event(state, seat, text("sa.food_track_full", seat=seat))
     elif kind == "extra_card":
         if state["deck"]:
-            extra = state["deck"].pop(0)
-            player["cards"].append(extra)
+            extra = state["deck"][0]
+            state["deck"] = state["deck"][1:]
+            player["cards"] = [*player["cards"], extra]
             event(state, seat, text("sa.draws_hidden", seat=seat),
                   private=text("sa.draws_card", seat=seat, card=extra))
         else:
             event(state, seat, text("sa.deck_empty", seat=seat))
     elif kind == "one_use_tool":
-        player["one_use"].append(card_id)
+        player["one_use"] = [*player["one_use"], card_id]
         event(state, seat, text("sa.keeps_one_use", seat=seat, value=top["value"]))
     elif kind == "any_two_resources":
-        player["two_resources"].append(card_id)
+        player["two_resources"] = [*player["two_resources"], card_id]
         event(state, seat, text("sa.keeps_two_resources", seat=seat))
     else:  # pragma: no cover
         raise AssertionError(kind)
@@ -976,14 +990,15 @@ def _finish_building(state: State, seat: int, pay: dict[str, int]) -> None:
     player = state["players"][seat]
     _pay(player, pay)
     building_id = pending["building"]
-    stack = state["stacks"][BUILDING_STACKS.index(pending["location"])]
-    stack.pop(0)
+    stacks = state["stacks"] = list(state["stacks"])  # (never changed in place)
+    index = BUILDING_STACKS.index(pending["location"])
+    stack = stacks[index] = stacks[index][1:]
     points = BUILDINGS[building_id]["points"]
     if points is None:
         points = sum(VALUE[kind] * pay.get(kind, 0) for kind in RESOURCES)
-    player["buildings"].append({"id": building_id, "points": points})
+    player["buildings"] = [*player["buildings"], {"id": building_id, "points": points}]
     player["score"] += points
-    player["points"]["buildings"] += points
+    _add_points(player, "buildings", points)
     state["pending"] = None
     event(state, seat, text("sa.buys_building", seat=seat, pay=pay_text(pay),
                             building=building_id, points=points))
@@ -1027,7 +1042,7 @@ def _do_decline(state: State, seat: int) -> None:
 def _do_penalty(state: State, seat: int) -> None:
     player = state["players"][seat]
     player["score"] -= data.FEEDING_PENALTY
-    player["points"]["penalties"] += 1
+    _add_points(player, "penalties", 1)
     shortfall = state["pending"]["shortfall"]
     state["pending"] = None
     event(state, seat, text("sa.short_penalty", seat=seat, shortfall=shortfall))
@@ -1035,7 +1050,8 @@ def _do_penalty(state: State, seat: int) -> None:
 
 def _do_two_resources(state: State, seat: int, take: dict[str, int]) -> None:
     player = state["players"][seat]
-    card_id = player["two_resources"].pop(0)
+    card_id = player["two_resources"][0]
+    player["two_resources"] = player["two_resources"][1:]
     for kind in RESOURCES:
         player["resources"][kind] += take[kind]
     event(state, seat, text("sa.uses_card", seat=seat, card=card_id, pay=pay_text(take)))
@@ -1052,22 +1068,27 @@ def _do_two_resources(state: State, seat: int, take: dict[str, int]) -> None:
 # ----- the flow between decisions -------------------------------------------------------------
 
 
-def _advance(state: State) -> None:
-    """Run everything that needs no decision until a seat must decide or the game ends."""
+def _advance(state: State, only_seat: int | None = None) -> None:
+    """Run everything that needs no decision until a seat must decide or the game ends. With
+    `only_seat`, the state is a copy made with only_seat (the other players still shared): they
+    are copied before anything is done."""
     while state["phase"] != "over" and state["pending"] is None:
         phase = state["phase"]
         if phase == "placement":
             return
+        if phase == "actions" and len(state["players"][state["turn"]]["placed"]) > 1:
+            return  # the seat chooses which location to resolve next
+        if only_seat is not None:
+            copy_other_players(state, only_seat)
+            only_seat = None
         if phase == "actions":
             seat = state["turn"]
             placed = state["players"][seat]["placed"]
-            if len(placed) > 1:
-                return
             if len(placed) == 1:
                 # Only one location left: there is no order to choose.
                 _do_resolve(state, seat, next(iter(placed)))
                 continue
-            state["action_queue"].pop(0)
+            state["action_queue"] = state["action_queue"][1:]
             if state["action_queue"]:
                 state["turn"] = state["action_queue"][0]
             else:
@@ -1077,7 +1098,8 @@ def _advance(state: State) -> None:
             if not state["feeding_queue"]:
                 _end_round(state)
                 continue
-            seat = state["feeding_queue"].pop(0)
+            seat = state["feeding_queue"][0]
+            state["feeding_queue"] = state["feeding_queue"][1:]
             state["turn"] = seat
             _feed(state, seat)
             continue
@@ -1105,7 +1127,7 @@ def _feed(state: State, seat: int) -> None:
     can_pay = resource_total(player) + (2 if player["two_resources"] else 0) >= shortfall
     if not can_pay:
         player["score"] -= data.FEEDING_PENALTY
-        player["points"]["penalties"] += 1
+        _add_points(player, "penalties", 1)
         event(state, seat, text("sa.short_unpayable", seat=seat, shortfall=shortfall))
         return
     pending = {"kind": "feeding", "seat": seat, "shortfall": shortfall, "step": 0,
@@ -1127,10 +1149,10 @@ def _end_round(state: State) -> None:
         state["display"] = remaining + [None] * empty
         _game_over(state, "cards")
         return
-    state["display"] = remaining + [state["deck"].pop(0) for _ in range(empty)]
+    state["display"] = remaining + state["deck"][:empty]
+    state["deck"] = state["deck"][empty:]
     for player in state["players"]:
-        for tile in player["tools"]:
-            tile["used"] = False
+        player["tools"] = [dict(tile, used=False) for tile in player["tools"]]
         player["placed"] = {}
         player["unplaced"] = player["people"]
     state["round"] += 1

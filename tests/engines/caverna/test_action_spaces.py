@@ -30,50 +30,50 @@ def finished(state, seat):
 # ----- accumulation (WE13) ----------------------------------------------------------------------
 
 
+def goods(state, sid):
+    # Read anew after each step: a space is replaced, never changed in place (rules.set_space).
+    return state["spaces"][sid]["goods"]
+
+
 def test_we13_excavation_4_7_two_then_one():
     state, _ = turn_state(4)
-    space = state["spaces"]["excavation_4_7"]
-    assert space["goods"] == {"stone": 2}
+    assert goods(state, "excavation_4_7") == {"stone": 2}
     R.replenish(state, {})
-    assert space["goods"] == {"stone": 3}
-    space["goods"] = {}
+    assert goods(state, "excavation_4_7") == {"stone": 3}
+    state["spaces"]["excavation_4_7"]["goods"] = {}
     R.replenish(state, {})
-    assert space["goods"] == {"stone": 2}
+    assert goods(state, "excavation_4_7") == {"stone": 2}
 
 
 def test_we13_sustenance_4_7_grain_then_vegetables():
     state, _ = turn_state(4)
-    space = state["spaces"]["sustenance_4_7"]
-    assert space["goods"] == {"grain": 1}
+    assert goods(state, "sustenance_4_7") == {"grain": 1}
     R.replenish(state, {})
-    assert space["goods"] == {"grain": 1, "vegetable": 1}
+    assert goods(state, "sustenance_4_7") == {"grain": 1, "vegetable": 1}
     R.replenish(state, {})
-    assert space["goods"] == {"grain": 1, "vegetable": 2}
+    assert goods(state, "sustenance_4_7") == {"grain": 1, "vegetable": 2}
 
 
 def test_we13_logging_1_3_three_then_one():
     state, _ = turn_state(3)
-    space = state["spaces"]["logging_1_3"]
-    assert space["goods"] == {"wood": 3}
+    assert goods(state, "logging_1_3") == {"wood": 3}
     R.replenish(state, {})
     R.replenish(state, {})
-    assert space["goods"] == {"wood": 5}
+    assert goods(state, "logging_1_3") == {"wood": 5}
 
 
 def test_strip_mining_ore_when_empty_else_stone():
     state, _ = turn_state(3)
-    space = state["spaces"]["strip_mining"]
-    assert space["goods"] == {"ore": 1}
+    assert goods(state, "strip_mining") == {"ore": 1}
     R.replenish(state, {})
-    assert space["goods"] == {"ore": 1, "stone": 1}
+    assert goods(state, "strip_mining") == {"ore": 1, "stone": 1}
 
 
 def test_large_depot_accumulates_wood_ore_stone():
     state, _ = turn_state(7)
-    space = state["spaces"]["large_depot"]
-    assert space["goods"] == {"wood": 2, "ore": 1, "stone": 1}
+    assert goods(state, "large_depot") == {"wood": 2, "ore": 1, "stone": 1}
     R.replenish(state, {})
-    assert space["goods"] == {"wood": 3, "ore": 2, "stone": 2}
+    assert goods(state, "large_depot") == {"wood": 3, "ore": 2, "stone": 2}
 
 
 def test_ruby_mining_two_players_empty_in_first_two_stages_under_version_3():

@@ -98,17 +98,16 @@ def test_a_ruby_trades_for_goods_and_animals_but_not_gold():
 
 def test_two_player_ruby_mining_accumulates_from_round_3():
     state, _ = turn_state(2)
-    space = state["spaces"]["ruby_mining"]
-    assert state["round"] == 1 and space["goods"] == {}
+    assert state["round"] == 1 and state["spaces"]["ruby_mining"]["goods"] == {}
     state["round"] = 2
     R.replenish(state, {})
-    assert space["goods"] == {}
+    assert state["spaces"]["ruby_mining"]["goods"] == {}
     state["round"] = 3
     R.replenish(state, {})
-    assert space["goods"] == {"ruby": 1}
+    assert state["spaces"]["ruby_mining"]["goods"] == {"ruby": 1}
     state["round"] = 4
     R.replenish(state, {})
-    assert space["goods"] == {"ruby": 2}
+    assert state["spaces"]["ruby_mining"]["goods"] == {"ruby": 2}
 
 
 def test_two_player_ruby_mining_reaches_round_3_in_play():
