@@ -161,7 +161,7 @@ class Engine(ABC):
 
     def resolve(self, state: State) -> State:
         """Run the due system step. Raises IllegalAction when nothing is due."""
-        raise IllegalAction("Nothing is waiting to be resolved.")
+        raise IllegalAction("Nothing is waiting to be resolved.", text("refuse_nothing_to_resolve"))
 
     def reveals(self, before: State, seat: int, action: Action, after: State) -> bool:
         """Whether `seat` taking `action` in `before` (giving `after`) revealed information that
@@ -346,7 +346,8 @@ class Engine(ABC):
         if self.is_over(state):
             raise IllegalAction(GAME_OVER, text("refuse_game_over"))
         if seat not in self.active_seats(state):
-            raise IllegalAction(f"It is not seat {seat}'s turn to act.")
+            raise IllegalAction(f"It is not seat {seat}'s turn to act.",
+                                text("refuse_not_turn", who=seat))
 
 
 #: Deeper JSON than any engine's action is refused before it is serialised (a bomb of nested

@@ -36,7 +36,11 @@ SHARED_MESSAGES = {"sentences": "{sentences}", "literal": "{text}", "category": 
                    "refuse_game_over": "The game is over.",
                    "refuse_not_object": "An action must be a JSON object.",
                    "refuse_too_deep": "That action is nested too deeply to be any legal action.",
-                   "refuse_not_json": "An action must contain only JSON values."}
+                   "refuse_not_json": "An action must contain only JSON values.",
+                   "refuse_not_turn": "It is not {who}'s turn to act.",
+                   "refuse_nothing_to_resolve": "Nothing is waiting to be resolved.",
+                   "refuse_nothing_to_decide": "{seat} has nothing to decide now.",
+                   "refuse_empty_seed": "A game needs a non-empty seed."}
 #: Shared texts that are only their parameters, so there is nothing to translate.
 _BARE = {"sentences", "literal", "category"}
 SHARED_SEPARATORS = {"sentences": " "}

@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from games.engines.base import Engine, IllegalAction, InvalidOptions, require_choice
+from games.engines.texts import text
 
 from . import bot, orders, rules, scoring, texts, versions, view
 
@@ -107,12 +108,14 @@ class CavernaEngine(Engine):
 
     def timeout_action(self, state: dict, seat: int) -> dict:
         if seat not in self.active_seats(state):
-            raise IllegalAction(f"Seat {seat} has nothing to decide.")
+            raise IllegalAction(f"Seat {seat} has nothing to decide now.",
+                                text("refuse_nothing_to_decide", seat=seat))
         return bot.timeout_action(state, seat)
 
     def bot_action(self, state: dict, seat: int) -> dict:
         if seat not in self.active_seats(state):
-            raise IllegalAction(f"Seat {seat} has nothing to decide.")
+            raise IllegalAction(f"Seat {seat} has nothing to decide now.",
+                                text("refuse_nothing_to_decide", seat=seat))
         return bot.bot_action(state, seat)
 
     def is_over(self, state: dict) -> bool:

@@ -114,6 +114,9 @@ MESSAGES: dict[str, Any] = {
     "cv.log_begging": "{seat} took {n} begging marker(s).",
     # A placement queued while waiting (orders.queue_suggestions).
     "cv.queue_place": "A dwarf on {space}",
+    # Refusals of a move (rules.py), in the player's words.
+    "cv.refuse_not_enough": "Not enough {good}.",
+    "cv.refuse_unknown": "Unknown action.",
 }
 #: The decision at hand, by its task (the view's "decision").
 DECISIONS = {
@@ -197,7 +200,8 @@ CATEGORY_NAMES = {row: row.replace("_", " ").capitalize() for row in scoring.CAT
 CATALOG = Catalog(
     domain="caverna",
     messages=MESSAGES,
-    kinds={"seat": "seat", "space": "space", "furnishing": "furnishing", "loot": "loot",
+    kinds={"seat": "seat", "who": "seat_lower", "space": "space", "furnishing": "furnishing",
+           "loot": "loot",
            "landscape": "landscape", "landscapes": "landscape", "landscape_id": "landscape_id",
            "good": "good", "subs": "good_id", "crop": "good_id", "with": "good_id",
            "animals": "good_id", "category": "category", "cell": "cell", "short": "cell_short",

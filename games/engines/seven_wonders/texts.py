@@ -120,6 +120,8 @@ MESSAGES: dict[str, Any] = {
     "sw.refuse_use": "That is not a way to use {card} now: choose one of the listed payments "
                      "(you may buy only what your city lacks, only from what your neighbours' "
                      "brown and grey cards and boards produce, with coins you hold now).",
+    "sw.refuse_no_seat": "There is no seat {number} in this game.",
+    "sw.refuse_picks_missing": "Not every seat has picked a card yet.",
 }
 
 CATEGORY_NAMES = {

@@ -731,7 +731,7 @@ def ready_to_resolve(state: State) -> bool:
 
 def resolve(state: State) -> State:
     if not ready_to_resolve(state):
-        raise IllegalAction("Nothing is waiting to be resolved.")
+        raise IllegalAction("Nothing is waiting to be resolved.", text("refuse_nothing_to_resolve"))
     new = copy_state(state)
     new["last"] = []
     rng = SeededRandom.from_state(new)

@@ -171,7 +171,8 @@ CATEGORY_NAMES = {
 CATALOG = Catalog(
     domain="stone_age",
     messages=MESSAGES,
-    kinds={"seat": "seat", "card": "card", "building": "building", "location": "location",
+    kinds={"seat": "seat", "who": "seat_lower", "card": "card", "building": "building",
+           "location": "location",
            "good": "good", "category": "category", "culture": "culture",
            "multiplier": "multiplier"},
     names={
