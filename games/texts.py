@@ -75,7 +75,7 @@ def render_text(engine_slug: str, message: dict[str, Any], *, language: str | No
     return _renderer(engine_slug, language, names)(message)
 
 
-def _is_text(value: Any, catalog: Catalog) -> bool:
+def is_text(value: Any, catalog: Catalog) -> bool:
     """Whether a view's value is a text of the engine (a key it knows, nothing but "k" and
     "p"), not a dict of its own that merely has a "k"."""
     key = value.get("k")
@@ -97,7 +97,7 @@ def view_texts(engine_slug: str, view: Any, *, language: str | None = None,
 
     def rendered(value: Any) -> Any:
         if isinstance(value, dict):
-            if "k" in value and _is_text(value, catalog):
+            if "k" in value and is_text(value, catalog):
                 key = repr(value)
                 if key not in done:
                     done[key] = read(value)

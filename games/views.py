@@ -19,7 +19,7 @@ from games.exceptions import GameError
 from games.forms import GameCreateForm
 from games.models import ActionSource, Game, GameStatus, ReportReason, Seat
 from games.names import seat_names, with_names
-from games.texts import entry_text, message_text, render_text, view_texts
+from games.texts import entry_text, message_text, reader_language, render_text, view_texts
 
 LOG_ENTRIES_SHOWN = 30
 INVITATION_SENT = ("Invitation sent, if that name or email belongs to a player who is not in "
@@ -182,10 +182,12 @@ def _confirm_context(request, game, engine, viewer_seat, legal_actions, names) -
     raw, version = request.GET.get("confirm", ""), request.GET.get("version", "")
     if not legal_actions or not raw.isdigit() or version != str(game.version):
         return None
-    return _preview_of(game, engine, viewer_seat, legal_actions, int(raw), names)
+    return _preview_of(game, engine, viewer_seat, legal_actions, int(raw), names,
+                       reader_language(request))
 
 
-def _preview_of(game, engine, viewer_seat, legal_actions, index, names) -> dict | None:
+def _preview_of(game, engine, viewer_seat, legal_actions, index, names,
+                language: str) -> dict | None:
     if not 0 <= index < len(legal_actions):
         return None
     item = legal_actions[index]
@@ -195,7 +197,8 @@ def _preview_of(game, engine, viewer_seat, legal_actions, index, names) -> dict 
         # Asked as a question ("…?"): a translated sentence's full stop goes.
         "label": with_names(label, names).rstrip(".。"),
         "detail": with_names(detail, names),
-        "changes": board.preview(engine, game.state, viewer_seat, item["action"]),
+        "changes": board.preview(engine, game.state, viewer_seat, item["action"],
+                                 language=language),
         "targets": board.targets_of(game.engine, item["action"]),
         "version": game.version,
     }
@@ -210,7 +213,7 @@ def game_preview(request, game_id):
     preview = None
     if index.isdigit() and version == str(game.version) and seat is not None:
         preview = _preview_of(game, get_engine(game.engine), seat.number, legal, int(index),
-                              seat_names(game))
+                              seat_names(game), reader_language(request))
     return render(request, "games/_confirm.html", {"game": game, "confirm": preview,
                                                     "fragment": True})
 

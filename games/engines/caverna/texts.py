@@ -117,6 +117,14 @@ MESSAGES: dict[str, Any] = {
     # Refusals of a move (rules.py), in the player's words.
     "cv.refuse_not_enough": "Not enough {good}.",
     "cv.refuse_unknown": "Unknown action.",
+    # The words of the view's own numbers, by their path in a player's entry ("*": any key,
+    # the parameter), for the preview of a move (games.board): "wood: 3 → 1".
+    "cv.field.supply.*": "{good}",
+    "cv.field.animals.*": "{good}",
+    "cv.field.armed": "armed dwarfs",
+    "cv.field.begging": "begging markers",
+    "cv.field.family_limit": "room for dwarfs",
+    "cv.field.stables_left": "stables left",
 }
 #: The decision at hand, by its task (the view's "decision").
 DECISIONS = {
@@ -144,7 +152,7 @@ DECISIONS = {
 MESSAGES.update({f"cv.decision_{kind}": wording for kind, wording in DECISIONS.items()})
 _BARE_KEYS = frozenset({"cv.space_name", "cv.tile_name", "cv.loot_name", "cv.good_name",
                         "cv.cell", "cv.cell_short", "cv.effect", "cv.effect_legacy",
-                        "cv.goods"})
+                        "cv.goods", "cv.field.supply.*", "cv.field.animals.*"})
 #: A home-board cell's kind as its label names it (a furnished cavern reads as its tile).
 CELL_LABELS = {
     "forest": "Forest",
