@@ -142,7 +142,7 @@ def initial_status(*, has_device: bool, delivery: str) -> str:
 def payload_for(notification: Notification) -> dict:
     """What the service worker shows: a title, a line, where a tap leads."""
     from notifications.services import absolute
-    from notifications.webhooks import _sentence
+    from notifications.webhooks import _sentence, reader_language
 
     game_name = ""
     url = absolute(reverse("notifications:list"))
@@ -151,11 +151,12 @@ def payload_for(notification: Notification) -> dict:
 
         game_name = f"{get_engine(notification.game.engine).name} #{notification.game_id}"
         url = absolute(reverse("games:detail", args=[notification.game_id]))
-    # The kind's label is a lazy translation: made a string in the recipient's language.
-    with translation.override(notification.user.language or settings.LANGUAGE_CODE):
+    # A push is read by its recipient: the title (the kind's lazy label) and the line in
+    # their language.
+    with translation.override(reader_language(notification.user)):
         title = str(NotificationKind(notification.kind).label)
-    return {"title": title,
-            "body": _sentence(notification, game_name), "url": url,
+        body = _sentence(notification, game_name)
+    return {"title": title, "body": body, "url": url,
             "tag": f"{notification.kind}-{notification.game_id or notification.pk}"}
 
 
