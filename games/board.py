@@ -20,7 +20,7 @@ from games.engines.base import Engine
 from games.engines.registry import UnknownEngine, get_engine
 from games.engines.texts import Catalog, placeholders, text
 from games.names import with_names
-from games.texts import is_text, number_format, render_text
+from games.texts import is_text, message_text, number_format, render_text
 
 #: Seat colours (with a legend on the page); white text is readable on each (contrast ≥ 4.5).
 SEAT_COLOURS = ("#b3261e", "#1f5fbf", "#2e6b30", "#8a5a00", "#6a1b9a", "#00695c", "#5d4037")
@@ -196,12 +196,6 @@ def _leaves(value: Any, catalog: Catalog | None,
     return found
 
 
-def _numbers(value: Any, path: tuple[str, ...] = ()) -> dict[tuple[str, ...], int]:
-    """Every number in a view entry, by its path (lists of dicts are counted, not opened)."""
-    return {key: item for key, item in _leaves(value, None, path).items()
-            if not isinstance(item, dict)}
-
-
 def field_text(engine_slug: str, path: tuple[str, ...]) -> dict[str, Any] | None:
     """The engine's text naming a field of its view: the message "<prefix>.<a>.<b>" of the path
     a/b, or "<prefix>.<a>.*" with the last key as its parameter (resources/wood: the good
@@ -243,8 +237,17 @@ def view_changes(before: dict, after: dict, seat: int, limit: int = 8, *,
 
     def shown(value: Any) -> str:
         if isinstance(value, dict):
-            return render_text(engine_slug, value, language=language)
+            return message_text(engine_slug, value, language=language)
         return number(value)
+
+    def field_words(path: tuple[str, ...]) -> str:
+        label = field_text(engine_slug, path) if catalog is not None else None
+        if label is not None:
+            try:
+                return render_text(engine_slug, label, language=language)
+            except LookupError:  # a key the catalog does not name (a new good): its words
+                pass
+        return _words(path)
 
     lines = []
     with translation.override(language):
@@ -259,11 +262,9 @@ def view_changes(before: dict, after: dict, seat: int, limit: int = 8, *,
                 if was == now:
                     continue
                 before_words = shown(was)
-            label = field_text(engine_slug, path) if catalog is not None else None
-            words = (render_text(engine_slug, label, language=language) if label is not None
-                     else _words(path))
             lines.append(gettext("%(field)s: %(before)s → %(after)s")
-                         % {"field": words, "before": before_words, "after": shown(now)})
+                         % {"field": field_words(path), "before": before_words,
+                            "after": shown(now)})
     return lines[:limit]
 
 
