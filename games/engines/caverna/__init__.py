@@ -50,7 +50,8 @@ class CavernaEngine(Engine):
         self, num_players: int, seed: str, options: dict[str, Any] | None, rules_version: int
     ) -> dict:
         if rules_version > versions.RULES_VERSION:
-            raise InvalidOptions(f"Caverna has no rules version {rules_version} yet.")
+            raise InvalidOptions(f"Caverna has no rules version {rules_version} yet.",
+                                 text("cv.options_no_version", version=rules_version))
         normalised = self.validate_options(num_players, options)
         # Versions 1 and 2 have no rules of their own left: their logs were re-recorded at 3.
         version = max(rules_version, versions.LEGACY_VERSION)

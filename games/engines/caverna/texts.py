@@ -117,6 +117,8 @@ MESSAGES: dict[str, Any] = {
     # Refusals of a move (rules.py), in the player's words.
     "cv.refuse_not_enough": "Not enough {good}.",
     "cv.refuse_unknown": "Unknown action.",
+    # Options refused (CavernaEngine.new_game_at_version).
+    "cv.options_no_version": "Caverna has no rules version {version} yet.",
     # The words of the view's own numbers, by their path in a player's entry ("*": any key,
     # the parameter), for the preview of a move (games.board): "wood: 3 → 1".
     "cv.field.supply.*": "{good}",
