@@ -233,10 +233,19 @@ def active_restriction(user, now: datetime | None = None) -> Sanction | None:
 
 
 def restriction_message(sanction: Sanction) -> str:
+    """Why the player cannot act, in the active language; the end of a suspension in the
+    player's time zone, its month and digits as the language writes them."""
+    from django.utils import timezone
+    from django.utils.formats import date_format
+
+    from accounts.templatetags.language_tags import localized_digits
+
     if sanction.kind == SanctionKind.BAN:
-        return "Your account is banned: you can no longer play, chat or create games."
-    return (f"Your account is suspended until {sanction.ends_at:%d %B %Y %H:%M} UTC: you cannot "
-            "play, chat or create games until then.")
+        return gettext("Your account is banned: you can no longer play, chat or create games.")
+    local = timezone.localtime(sanction.ends_at, sanction.user.zone)
+    until = localized_digits(f"{date_format(local, 'DATETIME_FORMAT')} {date_format(local, 'T')}")
+    return gettext("Your account is suspended until %(until)s: you cannot play, chat or create "
+                   "games until then.") % {"until": until}
 
 
 class TokenScope(models.TextChoices):

@@ -12,8 +12,8 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from games import logtexts
-from games.engines.registry import UnknownEngine, get_engine
 from games.fields import ActionPayloadField
+from games.titles import game_title
 
 MIN_TIME_PER_MOVE = timedelta(hours=1)
 MAX_TIME_PER_MOVE = timedelta(days=14)
@@ -98,12 +98,9 @@ class Game(models.Model):
 
     @property
     def title(self) -> str:
-        """What people call this game: the engine's own name and the number ("7 Wonders #1")."""
-        try:
-            name = get_engine(self.engine).name
-        except UnknownEngine:
-            name = self.engine
-        return f"{self.name} ({name} #{self.pk})" if self.name else f"{name} #{self.pk}"
+        """What people call this game, in the active language: the engine's name and the
+        number ("7 Wonders #1", "عجایب هفتگانه #۱"), after the name its creator gave it."""
+        return game_title(self)
 
     @property
     def is_running(self) -> bool:

@@ -10,7 +10,7 @@ from django.http import Http404, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import select_template
 from django.urls import reverse
-from django.utils.translation import gettext
+from django.utils.translation import gettext, gettext_lazy
 from django.views.decorators.http import require_POST
 
 from games import autoplay_views, board, selectors, services, undo
@@ -22,8 +22,8 @@ from games.names import seat_names, with_names
 from games.texts import entry_text, message_text, reader_language, render_text, view_texts
 
 LOG_ENTRIES_SHOWN = 30
-INVITATION_SENT = ("Invitation sent, if that name or email belongs to a player who is not in "
-                   "this game yet.")
+INVITATION_SENT = gettext_lazy("Invitation sent, if that name or email belongs to a player who is "
+                               "not in this game yet.")
 
 
 def lobby(request):
@@ -263,28 +263,32 @@ def _lobby_action(request, game_id, change, success):
 @require_POST
 def game_join(request, game_id):
     _visible_game(request, game_id)
-    return _lobby_action(request, game_id, services.game_join, "You joined the game.")
+    return _lobby_action(request, game_id, services.game_join,
+                         gettext("You joined the game."))
 
 
 @login_required
 @require_POST
 def game_leave(request, game_id):
     _visible_game(request, game_id)
-    return _lobby_action(request, game_id, services.game_leave, "You left the game.")
+    return _lobby_action(request, game_id, services.game_leave,
+                         gettext("You left the game."))
 
 
 @login_required
 @require_POST
 def game_start(request, game_id):
     _visible_game(request, game_id)
-    return _lobby_action(request, game_id, services.game_start, "The game has started.")
+    return _lobby_action(request, game_id, services.game_start,
+                         gettext("The game has started."))
 
 
 @login_required
 @require_POST
 def game_add_bot(request, game_id):
     _visible_game(request, game_id)
-    return _lobby_action(request, game_id, services.game_add_bot, "A bot took a seat.")
+    return _lobby_action(request, game_id, services.game_add_bot,
+                         gettext("A bot took a seat."))
 
 
 @login_required

@@ -76,10 +76,10 @@ def _hosted_game(request):
     game = Game.objects.filter(pk=int(raw)).first() if raw.isdigit() else None
     if game is None or not (selectors.can_view(game, request.user)
                             or webhooks.can_host(request.user, game)):
-        raise webhooks.WebhookRefused("There is no such game.")
+        raise webhooks.WebhookRefused(gettext("There is no such game."))
     if not webhooks.can_host(request.user, game):
-        raise webhooks.WebhookRefused("Only the game's creator and moderators add webhooks to "
-                                      "it.")
+        raise webhooks.WebhookRefused(gettext("Only the game's creator and moderators add "
+                                              "webhooks to it."))
     return game
 
 

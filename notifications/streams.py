@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 
 from django.http import HttpRequest
+from django.utils import translation
 from django.views.decorators.http import require_GET
 
 from games import live
@@ -34,11 +35,14 @@ def notice(notification: Notification) -> dict:
     body = {"id": notification.pk, "kind": notification.kind,
             "created_at": notification.created_at.isoformat(), "facts": notification.context}
     if notification.game_id is not None:
-        from games.engines.registry import get_engine
+        from games.titles import engine_title
+        from notifications.webhooks import reader_language
 
-        body["game"] = {"id": notification.game_id,
-                        "name": f"{get_engine(notification.game.engine).name} "
-                                f"#{notification.game_id}",
+        # The player's own notice, named in their language (on the stream, in their push and
+        # in their webhooks alike).
+        with translation.override(reader_language(notification.user)):
+            name = engine_title(notification.game.engine, notification.game_id)
+        body["game"] = {"id": notification.game_id, "name": name,
                         "seat": notification.seat_number}
     return body
 

@@ -343,8 +343,10 @@ def queue_for_game(*, game, kind: str, seats: list[int] | None = None,
     facts = _game_facts(game, kind, chat_message)
     for webhook in webhooks:
         with translation.override(reader_language(webhook.user)):
-            text = _game_sentence(kind, facts, webhook.user.zone)
-        _queue(webhook, kind, _formatted(webhook, text, {"event": kind, "text": text, **facts}))
+            # The game named in the registering player's language, in the line and the facts.
+            read = {**facts, "game": {**facts["game"], "name": game.title}}
+            text = _game_sentence(kind, read, webhook.user.zone)
+        _queue(webhook, kind, _formatted(webhook, text, {"event": kind, "text": text, **read}))
     return len(webhooks)
 
 
