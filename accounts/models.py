@@ -70,19 +70,20 @@ class User(AbstractUser):
     )
     digest_hour = models.PositiveSmallIntegerField(
         default=8, validators=[MaxValueValidator(23)],
-        help_text="Local hour at which the daily digest is sent.",
+        help_text=_("Local hour at which the daily digest is sent."),
     )
     quiet_hours_start = models.PositiveSmallIntegerField(
         null=True, blank=True, validators=[MaxValueValidator(23)],
-        help_text="Local hour from which no email is sent (empty: no quiet hours).",
+        help_text=_("Local hour from which no email is sent (empty: no quiet hours)."),
     )
     quiet_hours_end = models.PositiveSmallIntegerField(
         null=True, blank=True, validators=[MaxValueValidator(23)],
-        help_text="Local hour at which emails resume.",
+        help_text=_("Local hour at which emails resume."),
     )
     # Decisions with no real choice are played for the player at once (each game may override).
     auto_play_forced = models.BooleanField(
-        default=True, help_text="Play my forced moves (only one possible choice) at once.",
+        default=True,
+        help_text=_("Play my forced moves (only one possible choice) at once."),
     )
     # Default standing orders per game: {engine slug: {order name: value}}.
     standing_orders = models.JSONField(default=dict, blank=True)
@@ -165,7 +166,9 @@ class Vacation(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.user} away {self.starts_at:%Y-%m-%d} – {self.ends_at:%Y-%m-%d}"
+        return gettext("%(user)s away %(start)s – %(end)s") % {
+            "user": self.user, "start": f"{self.starts_at:%Y-%m-%d}",
+            "end": f"{self.ends_at:%Y-%m-%d}"}
 
     def days_in_year(self, year: int) -> float:
         start = max(self.starts_at, datetime(year, 1, 1, tzinfo=self.starts_at.tzinfo))
@@ -211,7 +214,8 @@ class Sanction(models.Model):
         permissions = [("sanction_user", "Can warn, suspend and ban players")]
 
     def __str__(self) -> str:
-        return f"{self.get_kind_display()} of {self.user}"
+        return gettext("%(kind)s of %(user)s") % {"kind": self.get_kind_display(),
+                                                   "user": self.user}
 
     def in_force(self, now: datetime) -> bool:
         if self.lifted_at is not None or self.kind == SanctionKind.WARNING:
@@ -274,7 +278,8 @@ class PersonalAccessToken(models.Model):
         ordering = ["-created_at", "-id"]
 
     def __str__(self) -> str:
-        return f"{self.name} ({self.prefix}…) of {self.user}"
+        return gettext("%(name)s (%(prefix)s…) of %(user)s") % {
+            "name": self.name, "prefix": self.prefix, "user": self.user}
 
 
 class TokenEvent(models.Model):

@@ -9,6 +9,7 @@ from django.conf import settings
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.utils import timezone
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from games import logtexts
@@ -94,7 +95,8 @@ class Game(models.Model):
         indexes = [models.Index(fields=["status", "engine"])]
 
     def __str__(self) -> str:
-        return f"Game {self.pk} ({self.engine}, {self.status})"
+        return gettext("Game %(number)s (%(title)s, %(status)s)") % {
+            "number": self.pk, "title": self.title, "status": self.get_status_display()}
 
     @property
     def title(self) -> str:
@@ -164,7 +166,8 @@ class Seat(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"Seat {self.number} of game {self.game_id}: {self.player_name}"
+        return gettext("Seat %(seat)s of game %(number)s: %(player)s") % {
+            "seat": self.number, "number": self.game_id, "player": self.player_name}
 
     @property
     def replaced_by_bot(self) -> bool:
@@ -230,7 +233,8 @@ class Action(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"#{self.sequence} of game {self.game_id}"
+        return gettext("#%(sequence)s of game %(number)s") % {"sequence": self.sequence,
+                                                               "number": self.game_id}
 
     @classmethod
     def stored_texts(cls, public: dict, actor: dict | None, *, seat_number: int | None,
@@ -337,7 +341,9 @@ class Report(models.Model):
         ordering = ["-created_at"]
 
     def __str__(self) -> str:
-        return f"Report #{self.pk}: {self.get_target_display()} ({self.get_reason_display()})"
+        return gettext("Report #%(number)s: %(target)s (%(reason)s)") % {
+            "number": self.pk, "target": self.get_target_display(),
+            "reason": self.get_reason_display()}
 
 
 class AuditEntry(models.Model):
@@ -390,7 +396,8 @@ class GameInvitation(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.invitee} invited to game {self.game_id}"
+        return gettext("%(player)s invited to game %(number)s") % {"player": self.invitee,
+                                                                   "number": self.game_id}
 
 
 class InvitationAttempt(models.Model):

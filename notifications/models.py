@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.db import models
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 
@@ -96,7 +97,9 @@ class Notification(models.Model):
                    models.Index(fields=["user", "read_at"])]
 
     def __str__(self) -> str:
-        return f"{self.get_kind_display()} for {self.user} ({self.email_status})"
+        return gettext("%(kind)s for %(user)s (%(status)s)") % {
+            "kind": self.get_kind_display(), "user": self.user,
+            "status": self.get_email_status_display()}
 
 
 class Digest(models.Model):
@@ -187,7 +190,8 @@ class EmailReply(models.Model):
         ordering = ["created_at", "id"]
 
     def __str__(self) -> str:
-        return f"Reply to {self.to}: {self.subject} ({self.email_status})"
+        return gettext("Reply to %(to)s: %(subject)s (%(status)s)") % {
+            "to": self.to, "subject": self.subject, "status": self.get_email_status_display()}
 
 
 # ---- live channels: calendar feed ---------------------------------------------------------------
@@ -203,7 +207,7 @@ class CalendarFeed(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
 
     def __str__(self) -> str:
-        return f"Calendar feed of {self.user}"
+        return gettext("Calendar feed of %(user)s") % {"user": self.user}
 
 
 # ---- live channels: webhooks --------------------------------------------------------------------
@@ -245,8 +249,9 @@ class Webhook(models.Model):
 
     def __str__(self) -> str:
         if self.game_id:
-            return f"Webhook of game {self.game_id} to {self.url}"
-        return f"Webhook of {self.user} to {self.url}"
+            return gettext("Webhook of game %(number)s to %(url)s") % {"number": self.game_id,
+                                                                      "url": self.url}
+        return gettext("Webhook of %(user)s to %(url)s") % {"user": self.user, "url": self.url}
 
 
 class WebhookStatus(models.TextChoices):
@@ -299,7 +304,8 @@ class PushSubscription(models.Model):
         ordering = ["created_at", "id"]
 
     def __str__(self) -> str:
-        return f"Push to {self.user} ({self.user_agent[:40]})"
+        return gettext("Push to %(user)s (%(browser)s)") % {"user": self.user,
+                                                            "browser": self.user_agent[:40]}
 
 
 class PushDigestDay(models.Model):

@@ -283,3 +283,19 @@ def test_the_moderators_admin_actions_and_display_name_problems_are_translated()
         with pytest.raises(NameProblem) as problem:
             check_characters("\u202eΔ")
         assert not LATIN.search(str(problem.value)), str(problem.value)
+
+
+@pytest.mark.django_db
+def test_what_moderators_and_email_players_read_of_records_and_answers_is_translated():
+    from games.records import DeadlineOutcome
+    from notifications.inbound.services import _quote
+
+    game = Game.objects.create(engine="caverna", num_players=2, seed="admin-names",
+                               created_by=_player("fa"))
+    with translation.override("zh-hans"):
+        assert str(game) == f"游戏 {game.pk}（洞穴农夫 #{game.pk}，{game.get_status_display()}）"
+        assert not LATIN.search(str(game.get_status_display()))
+        assert not LATIN.search(str(DeadlineOutcome.TIMED_OUT.label))
+    with translation.override("fa"):
+        answer = _quote("Ωμέγα", "؟")
+        assert answer.startswith("پاسخ شما با «Ωμέγα»") and not LATIN.search(answer), answer
