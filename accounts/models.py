@@ -54,29 +54,35 @@ def validate_display_name_is_nobody_elses(value: str, *, user=None) -> None:
 
 
 class User(AbstractUser):
-    display_name = models.CharField(max_length=40, blank=True,
+    display_name = models.CharField(verbose_name=_("display name"), max_length=40, blank=True,
                                     validators=[validate_display_name_characters])
-    timezone = models.CharField(max_length=64, default="UTC", validators=[validate_timezone])
+    timezone = models.CharField(verbose_name=_("timezone"),
+                                max_length=64, default="UTC", validators=[validate_timezone])
     # Pages, emails and game texts in this language; empty: the browser's (Accept-Language).
     language = models.CharField(max_length=10, blank=True, default="",
                                 choices=settings.LANGUAGES)
     # A reminder goes out when this share of the move's time, or these hours, remain: whichever
     # comes later (so a long move is reminded 2 hours before, a 1-hour move at 15 minutes).
     reminder_percent = models.PositiveSmallIntegerField(
+        verbose_name=_("reminder percent"),
         default=25, validators=[MinValueValidator(1), MaxValueValidator(90)]
     )
     reminder_hours = models.PositiveSmallIntegerField(
+        verbose_name=_("reminder hours"),
         default=2, validators=[MinValueValidator(0), MaxValueValidator(72)]
     )
     digest_hour = models.PositiveSmallIntegerField(
+        verbose_name=_("digest hour"),
         default=8, validators=[MaxValueValidator(23)],
         help_text=_("Local hour at which the daily digest is sent."),
     )
     quiet_hours_start = models.PositiveSmallIntegerField(
+        verbose_name=_("quiet hours start"),
         null=True, blank=True, validators=[MaxValueValidator(23)],
         help_text=_("Local hour from which no email is sent (empty: no quiet hours)."),
     )
     quiet_hours_end = models.PositiveSmallIntegerField(
+        verbose_name=_("quiet hours end"),
         null=True, blank=True, validators=[MaxValueValidator(23)],
         help_text=_("Local hour at which emails resume."),
     )
@@ -89,6 +95,8 @@ class User(AbstractUser):
     standing_orders = models.JSONField(default=dict, blank=True)
 
     class Meta:
+        verbose_name = _("user")
+        verbose_name_plural = _("users")
         db_table = "accounts_user"
 
     def clean(self):
@@ -153,8 +161,8 @@ class Vacation(models.Model):
 
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
                              related_name="vacations")
-    starts_at = models.DateTimeField()
-    ends_at = models.DateTimeField()
+    starts_at = models.DateTimeField(verbose_name=_("starts at"))
+    ends_at = models.DateTimeField(verbose_name=_("ends at"))
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -198,18 +206,22 @@ class SanctionKind(models.TextChoices):
 class Sanction(models.Model):
     """A moderator's warning, time-limited suspension or ban of a player."""
 
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, verbose_name=_("user"),
+                             on_delete=models.CASCADE,
                              related_name="sanctions")
-    kind = models.CharField(max_length=12, choices=SanctionKind.choices)
-    reason = models.TextField()
+    kind = models.CharField(verbose_name=_("kind"), max_length=12, choices=SanctionKind.choices)
+    reason = models.TextField(verbose_name=_("reason"))
     #: End of a suspension; null for warnings and bans.
-    ends_at = models.DateTimeField(null=True, blank=True)
-    lifted_at = models.DateTimeField(null=True, blank=True)
-    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT,
+    ends_at = models.DateTimeField(verbose_name=_("ends at"), null=True, blank=True)
+    lifted_at = models.DateTimeField(verbose_name=_("lifted at"), null=True, blank=True)
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, verbose_name=_("created by"),
+                                   on_delete=models.PROTECT,
                                    related_name="+")
-    created_at = models.DateTimeField(auto_now_add=True)
+    created_at = models.DateTimeField(verbose_name=_("created at"), auto_now_add=True)
 
     class Meta:
+        verbose_name = _("sanction")
+        verbose_name_plural = _("sanctions")
         ordering = ["-created_at"]
         permissions = [("sanction_user", "Can warn, suspend and ban players")]
 
@@ -289,13 +301,16 @@ class TokenEvent(models.Model):
         CREATED = "created"
         REVOKED = "revoked"
 
-    token = models.ForeignKey(PersonalAccessToken, on_delete=models.CASCADE,
+    token = models.ForeignKey(PersonalAccessToken, verbose_name=_("token"),
+                              on_delete=models.CASCADE,
                               related_name="events")
-    kind = models.CharField(max_length=10, choices=Kind.choices)
+    kind = models.CharField(verbose_name=_("kind"), max_length=10, choices=Kind.choices)
     #: How: "account page", "api", "password login", "password changed".
-    via = models.CharField(max_length=40)
-    ip_address = models.GenericIPAddressField(null=True, blank=True)
-    at = models.DateTimeField(auto_now_add=True)
+    via = models.CharField(verbose_name=_("via"), max_length=40)
+    ip_address = models.GenericIPAddressField(verbose_name=_("ip address"), null=True, blank=True)
+    at = models.DateTimeField(verbose_name=_("at"), auto_now_add=True)
 
     class Meta:
+        verbose_name = _("token event")
+        verbose_name_plural = _("token events")
         ordering = ["-at", "-id"]

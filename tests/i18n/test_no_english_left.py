@@ -299,3 +299,45 @@ def test_what_moderators_and_email_players_read_of_records_and_answers_is_transl
     with translation.override("fa"):
         answer = _quote("Ωμέγα", "؟")
         assert answer.startswith("پاسخ شما با «Ωμέγα»") and not LATIN.search(answer), answer
+
+
+def _admin_labels() -> dict[str, str]:
+    """Every column, field and filter label a moderator reads in the admin of our apps (and
+    the models' names), by where it comes from; Django's own "ID" aside."""
+    from django.contrib import admin
+    from django.core.exceptions import FieldDoesNotExist
+
+    labels: dict[str, str] = {}
+
+    def read(model, model_admin, names) -> None:
+        for entry in names:
+            name = entry[0] if isinstance(entry, tuple) else entry
+            if not isinstance(name, str) or name == "id":
+                continue
+            try:
+                labels[f"{model.__name__}.{name}"] = str(model._meta.get_field(name).verbose_name)
+            except FieldDoesNotExist:
+                described = getattr(getattr(model_admin, name, None), "short_description", None)
+                if described is not None:
+                    labels[f"{model.__name__}.{name}()"] = str(described)
+
+    for model, model_admin in admin.site._registry.items():
+        if model._meta.app_label not in ("games", "accounts", "notifications"):
+            continue
+        labels[f"{model.__name__} (name)"] = str(model._meta.verbose_name_plural)
+        names = [*model_admin.list_display, *(model_admin.fields or ()),
+                 *model_admin.readonly_fields, *model_admin.list_filter]
+        for _title, options in model_admin.fieldsets or ():
+            names += list(options.get("fields", ()))
+        read(model, model_admin, names)
+        for inline in model_admin.inlines:
+            read(inline.model, inline, [*(inline.fields or ()), *inline.readonly_fields])
+    return labels
+
+
+def test_the_admins_labels_read_in_the_moderators_language():
+    with translation.override("fa"):
+        labels = _admin_labels()
+    english = {where: label for where, label in labels.items()
+               if LATIN.search(label.replace("IP", "").replace("ID", "").replace("JSON", ""))}
+    assert len(labels) > 100 and not english, english
