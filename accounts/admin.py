@@ -42,7 +42,7 @@ class VacationInline(admin.TabularInline):
 class PlayerAdmin(UserAdmin):
     fieldsets = (
         *UserAdmin.fieldsets,
-        ("Player", {"fields": ("display_name", "timezone", "reminder_percent", "reminder_hours",
+        (_("Player"), {"fields": ("display_name", "timezone", "reminder_percent", "reminder_hours",
                                "digest_hour", "quiet_hours_start", "quiet_hours_end")}),
     )
     list_display = ("username", "email", "display_name", "timezone", "is_staff", "date_joined")

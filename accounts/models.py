@@ -54,40 +54,49 @@ def validate_display_name_is_nobody_elses(value: str, *, user=None) -> None:
 
 
 class User(AbstractUser):
-    display_name = models.CharField(max_length=40, blank=True,
+    display_name = models.CharField(verbose_name=_("display name"), max_length=40, blank=True,
                                     validators=[validate_display_name_characters])
-    timezone = models.CharField(max_length=64, default="UTC", validators=[validate_timezone])
+    timezone = models.CharField(verbose_name=_("timezone"),
+                                max_length=64, default="UTC", validators=[validate_timezone])
     # Pages, emails and game texts in this language; empty: the browser's (Accept-Language).
     language = models.CharField(max_length=10, blank=True, default="",
                                 choices=settings.LANGUAGES)
     # A reminder goes out when this share of the move's time, or these hours, remain: whichever
     # comes later (so a long move is reminded 2 hours before, a 1-hour move at 15 minutes).
     reminder_percent = models.PositiveSmallIntegerField(
+        verbose_name=_("reminder percent"),
         default=25, validators=[MinValueValidator(1), MaxValueValidator(90)]
     )
     reminder_hours = models.PositiveSmallIntegerField(
+        verbose_name=_("reminder hours"),
         default=2, validators=[MinValueValidator(0), MaxValueValidator(72)]
     )
     digest_hour = models.PositiveSmallIntegerField(
+        verbose_name=_("digest hour"),
         default=8, validators=[MaxValueValidator(23)],
-        help_text="Local hour at which the daily digest is sent.",
+        help_text=_("Local hour at which the daily digest is sent."),
     )
     quiet_hours_start = models.PositiveSmallIntegerField(
+        verbose_name=_("quiet hours start"),
         null=True, blank=True, validators=[MaxValueValidator(23)],
-        help_text="Local hour from which no email is sent (empty: no quiet hours).",
+        help_text=_("Local hour from which no email is sent (empty: no quiet hours)."),
     )
     quiet_hours_end = models.PositiveSmallIntegerField(
+        verbose_name=_("quiet hours end"),
         null=True, blank=True, validators=[MaxValueValidator(23)],
-        help_text="Local hour at which emails resume.",
+        help_text=_("Local hour at which emails resume."),
     )
     # Decisions with no real choice are played for the player at once (each game may override).
     auto_play_forced = models.BooleanField(
-        default=True, help_text="Play my forced moves (only one possible choice) at once.",
+        default=True,
+        help_text=_("Play my forced moves (only one possible choice) at once."),
     )
     # Default standing orders per game: {engine slug: {order name: value}}.
     standing_orders = models.JSONField(default=dict, blank=True)
 
     class Meta:
+        verbose_name = _("user")
+        verbose_name_plural = _("users")
         db_table = "accounts_user"
 
     def clean(self):
@@ -152,8 +161,8 @@ class Vacation(models.Model):
 
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
                              related_name="vacations")
-    starts_at = models.DateTimeField()
-    ends_at = models.DateTimeField()
+    starts_at = models.DateTimeField(verbose_name=_("starts at"))
+    ends_at = models.DateTimeField(verbose_name=_("ends at"))
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -165,7 +174,9 @@ class Vacation(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.user} away {self.starts_at:%Y-%m-%d} – {self.ends_at:%Y-%m-%d}"
+        return gettext("%(user)s away %(start)s – %(end)s") % {
+            "user": self.user, "start": f"{self.starts_at:%Y-%m-%d}",
+            "end": f"{self.ends_at:%Y-%m-%d}"}
 
     def days_in_year(self, year: int) -> float:
         start = max(self.starts_at, datetime(year, 1, 1, tzinfo=self.starts_at.tzinfo))
@@ -195,23 +206,28 @@ class SanctionKind(models.TextChoices):
 class Sanction(models.Model):
     """A moderator's warning, time-limited suspension or ban of a player."""
 
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, verbose_name=_("user"),
+                             on_delete=models.CASCADE,
                              related_name="sanctions")
-    kind = models.CharField(max_length=12, choices=SanctionKind.choices)
-    reason = models.TextField()
+    kind = models.CharField(verbose_name=_("kind"), max_length=12, choices=SanctionKind.choices)
+    reason = models.TextField(verbose_name=_("reason"))
     #: End of a suspension; null for warnings and bans.
-    ends_at = models.DateTimeField(null=True, blank=True)
-    lifted_at = models.DateTimeField(null=True, blank=True)
-    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT,
+    ends_at = models.DateTimeField(verbose_name=_("ends at"), null=True, blank=True)
+    lifted_at = models.DateTimeField(verbose_name=_("lifted at"), null=True, blank=True)
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, verbose_name=_("created by"),
+                                   on_delete=models.PROTECT,
                                    related_name="+")
-    created_at = models.DateTimeField(auto_now_add=True)
+    created_at = models.DateTimeField(verbose_name=_("created at"), auto_now_add=True)
 
     class Meta:
+        verbose_name = _("sanction")
+        verbose_name_plural = _("sanctions")
         ordering = ["-created_at"]
         permissions = [("sanction_user", "Can warn, suspend and ban players")]
 
     def __str__(self) -> str:
-        return f"{self.get_kind_display()} of {self.user}"
+        return gettext("%(kind)s of %(user)s") % {"kind": self.get_kind_display(),
+                                                   "user": self.user}
 
     def in_force(self, now: datetime) -> bool:
         if self.lifted_at is not None or self.kind == SanctionKind.WARNING:
@@ -233,10 +249,19 @@ def active_restriction(user, now: datetime | None = None) -> Sanction | None:
 
 
 def restriction_message(sanction: Sanction) -> str:
+    """Why the player cannot act, in the active language; the end of a suspension in the
+    player's time zone, its month and digits as the language writes them."""
+    from django.utils import timezone
+    from django.utils.formats import date_format
+
+    from accounts.templatetags.language_tags import localized_digits
+
     if sanction.kind == SanctionKind.BAN:
-        return "Your account is banned: you can no longer play, chat or create games."
-    return (f"Your account is suspended until {sanction.ends_at:%d %B %Y %H:%M} UTC: you cannot "
-            "play, chat or create games until then.")
+        return gettext("Your account is banned: you can no longer play, chat or create games.")
+    local = timezone.localtime(sanction.ends_at, sanction.user.zone)
+    until = localized_digits(f"{date_format(local, 'DATETIME_FORMAT')} {date_format(local, 'T')}")
+    return gettext("Your account is suspended until %(until)s: you cannot play, chat or create "
+                   "games until then.") % {"until": until}
 
 
 class TokenScope(models.TextChoices):
@@ -265,7 +290,8 @@ class PersonalAccessToken(models.Model):
         ordering = ["-created_at", "-id"]
 
     def __str__(self) -> str:
-        return f"{self.name} ({self.prefix}…) of {self.user}"
+        return gettext("%(name)s (%(prefix)s…) of %(user)s") % {
+            "name": self.name, "prefix": self.prefix, "user": self.user}
 
 
 class TokenEvent(models.Model):
@@ -275,13 +301,16 @@ class TokenEvent(models.Model):
         CREATED = "created"
         REVOKED = "revoked"
 
-    token = models.ForeignKey(PersonalAccessToken, on_delete=models.CASCADE,
+    token = models.ForeignKey(PersonalAccessToken, verbose_name=_("token"),
+                              on_delete=models.CASCADE,
                               related_name="events")
-    kind = models.CharField(max_length=10, choices=Kind.choices)
+    kind = models.CharField(verbose_name=_("kind"), max_length=10, choices=Kind.choices)
     #: How: "account page", "api", "password login", "password changed".
-    via = models.CharField(max_length=40)
-    ip_address = models.GenericIPAddressField(null=True, blank=True)
-    at = models.DateTimeField(auto_now_add=True)
+    via = models.CharField(verbose_name=_("via"), max_length=40)
+    ip_address = models.GenericIPAddressField(verbose_name=_("ip address"), null=True, blank=True)
+    at = models.DateTimeField(verbose_name=_("at"), auto_now_add=True)
 
     class Meta:
+        verbose_name = _("token event")
+        verbose_name_plural = _("token events")
         ordering = ["-at", "-id"]

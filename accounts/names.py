@@ -15,6 +15,7 @@ import unicodedata
 from functools import cache
 
 from confusable_homoglyphs import confusables
+from django.utils.translation import gettext
 
 #: Characters that reorder or isolate text: LRE, RLE, PDF, LRO, RLO, LRI, RLI, FSI, PDI,
 #: LRM, RLM and the Arabic letter mark.
@@ -45,11 +46,12 @@ def check_characters(name: str) -> None:
     """Raises NameProblem for direction controls, control characters, or a name (not empty)
     with nothing visible in it."""
     if any(char in BIDI_CONTROLS for char in name):
-        raise NameProblem("Display names cannot contain text-direction control characters.")
+        raise NameProblem(gettext(
+            "Display names cannot contain text-direction control characters."))
     if any(unicodedata.category(char) == "Cc" for char in name):
-        raise NameProblem("Display names cannot contain control characters.")
+        raise NameProblem(gettext("Display names cannot contain control characters."))
     if name and all(_invisible(char) for char in name):
-        raise NameProblem("A display name needs at least one visible character.")
+        raise NameProblem(gettext("A display name needs at least one visible character."))
 
 
 @cache

@@ -64,7 +64,7 @@ def vacation_cancel(request, vacation_id: int):
     except VacationError as error:
         messages.error(request, str(error))
     else:
-        messages.success(request, "Your vacation was ended; your clocks run again.")
+        messages.success(request, _("Your vacation was ended; your clocks run again."))
     return redirect("accounts:vacations")
 
 

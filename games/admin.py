@@ -18,6 +18,7 @@ from django.template.response import TemplateResponse
 from django.urls import path
 from django.utils import timezone
 from django.utils.html import format_html
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from games import moderation, services
@@ -109,7 +110,7 @@ class ReportedFilter(admin.SimpleListFilter):
     parameter_name = "reported"
 
     def lookups(self, request, model_admin):
-        return [("yes", "With open reports")]
+        return [("yes", _("With open reports"))]
 
     def queryset(self, request, queryset):
         if self.value() == "yes":
@@ -142,15 +143,15 @@ class GameAdmin(ModerateMixin, ReadOnlyAdminMixin, admin.ModelAdmin):
                 moderator=moderator, game=game, seat_number=data["seat"], hours=data["hours"],
                 reason=data["reason"]),
         ),
-        _seat_action("force_timeout", "Force a timeout now",
+        _seat_action("force_timeout", _("Force a timeout now"),
                      lambda moderator, game, data: moderation.timeout_force(
                          moderator=moderator, game=game, seat_number=data["seat"],
                          reason=data["reason"])),
-        _seat_action("hand_seat_to_bot", "Hand a seat to the bot",
+        _seat_action("hand_seat_to_bot", _("Hand a seat to the bot"),
                      lambda moderator, game, data: moderation.seat_to_bot(
                          moderator=moderator, game=game, seat_number=data["seat"],
                          reason=data["reason"])),
-        _seat_action("return_seat_to_player", "Give a seat back to its player",
+        _seat_action("return_seat_to_player", _("Give a seat back to its player"),
                      lambda moderator, game, data: moderation.seat_to_player(
                          moderator=moderator, game=game, seat_number=data["seat"],
                          reason=data["reason"])),
@@ -182,7 +183,7 @@ class GameAdmin(ModerateMixin, ReadOnlyAdminMixin, admin.ModelAdmin):
         try:
             view = get_engine(game.engine).view(game.state, None)
         except UnknownEngine:
-            return f"(no engine {game.engine!r} installed)"
+            return gettext("(no engine %(engine)s installed)") % {"engine": repr(game.engine)}
         # Its texts read as the page shows them, in the moderator's language, players named.
         shown = view_texts(game.engine, view, names=seat_names(game))
         return format_html('<pre class="public-view">{}</pre>', _json(shown, indent=1))
@@ -206,7 +207,7 @@ class GameAdmin(ModerateMixin, ReadOnlyAdminMixin, admin.ModelAdmin):
                 moderator=request.user, game=game, reason=form.cleaned_data["reason"])
         context = {
             **self.admin_site.each_context(request),
-            "title": f"Hidden state of {game}",
+            "title": gettext("Hidden state of %(game)s") % {"game": game.title},
             "opts": self.model._meta,
             "original": game,
             "form": form,

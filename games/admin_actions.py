@@ -9,6 +9,7 @@ from django import forms
 from django.contrib import admin, messages
 from django.contrib.admin import helpers
 from django.template.response import TemplateResponse
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from games.exceptions import GameError
@@ -62,7 +63,8 @@ def moderation_action(
                 else:
                     done += 1
             if done:
-                modeladmin.message_user(request, f"{description}: done for {done}.",
+                modeladmin.message_user(request, gettext("%(action)s: done for %(count)s.") % {
+                    "action": description, "count": done},
                                         messages.SUCCESS)
             return None
         return TemplateResponse(request, "admin/moderation_action.html", {

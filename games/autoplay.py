@@ -29,6 +29,8 @@ from games.engines.base import Engine, InvalidOptions
 from games.engines.registry import UnknownEngine, get_engine
 from games.exceptions import GameError, GameNotRunning, NotAllowed
 from games.models import Action, ActionKind, ActionSource, Game, GameStatus, Seat
+from games.texts import reason_text
+from games.titles import engine_name
 
 #: Moves made for players after one change, at most (every step is also bounded by the engine).
 MAX_AUTO_STEPS = 60
@@ -269,7 +271,7 @@ def _checked_orders(engine: Engine, orders: Any) -> dict[str, str]:
     try:
         return engine.validate_orders(orders, partial=True)
     except InvalidOptions as error:
-        raise InvalidOrders(str(error)) from None
+        raise InvalidOrders(reason_text(engine.slug, error)) from None
 
 
 _UNCHANGED = object()
@@ -342,11 +344,11 @@ def profile_set(*, user, auto_play_forced: Any = _UNCHANGED,
                                         % {"slug": f"{slug!r}"})
             if not engine.standing_orders:
                 raise InvalidOrders(gettext("%(engine_name)s has no standing orders.")
-                                        % {"engine_name": engine.name})
+                                        % {"engine_name": engine_name(engine.slug)})
             try:
                 stored[slug] = engine.validate_orders(_as_orders(orders))
             except InvalidOptions as error:
-                raise InvalidOrders(str(error)) from None
+                raise InvalidOrders(reason_text(engine.slug, error)) from None
         user.standing_orders = stored
         fields.append("standing_orders")
     if fields:

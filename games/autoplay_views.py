@@ -10,7 +10,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
-from django.utils.translation import gettext
+from django.utils.translation import gettext, gettext_lazy
 from django.views.decorators.http import require_POST
 
 from games import autoplay, selectors
@@ -21,10 +21,12 @@ from games.exceptions import GameError
 from games.models import GameStatus
 from games.names import seat_names
 from games.texts import render_text, standing_orders_in
+from games.titles import engine_name
 
 #: The queue form offers this many ranked candidates for the next decision.
 QUEUE_FORM_SLOTS = 3
-FORCED_CHOICES = (("", "As in my profile"), ("on", "On"), ("off", "Off"))
+FORCED_CHOICES = (("", gettext_lazy("As in my profile")), ("on", gettext_lazy("On")),
+                  ("off", gettext_lazy("Off")))
 
 
 def page_context(game, seat) -> dict:
@@ -144,7 +146,7 @@ def profile_autoplay(request):
     current = autoplay.profile_read(user=request.user)
     return render(request, "games/autoplay_profile.html", {
         "auto_play_forced": current["auto_play_forced"],
-        "engines": [{"slug": engine.slug, "name": engine.name,
+        "engines": [{"slug": engine.slug, "name": engine_name(engine.slug),
                      "orders": [{**order, "value": current["standing_orders"][engine.slug][
                          order["name"]]}
                                 for order in standing_orders_in(engine.slug,

@@ -14,10 +14,13 @@ from collections.abc import Callable
 from typing import Any
 
 from django.utils import translation
+from django.utils.translation import gettext
 
 from games.engines.base import Engine
+from games.engines.registry import UnknownEngine, get_engine
+from games.engines.texts import Catalog, placeholders, text
 from games.names import with_names
-from games.texts import render_text
+from games.texts import is_text, message_text, number_format, render_text
 
 #: Seat colours (with a legend on the page); white text is readable on each (contrast ≥ 4.5).
 SEAT_COLOURS = ("#b3261e", "#1f5fbf", "#2e6b30", "#8a5a00", "#6a1b9a", "#00695c", "#5d4037")
@@ -166,46 +169,115 @@ def _own_entry(view: dict, seat: int) -> dict | None:
     return None
 
 
-def _numbers(value: Any, path: tuple[str, ...] = ()) -> dict[tuple[str, ...], int]:
-    """Every number in a view entry, by its path (lists of dicts are counted, not opened)."""
-    found: dict[tuple[str, ...], int] = {}
+#: Numbers of a view entry that are no amounts: seats (a neighbour's too) and coordinates.
+_NOT_AMOUNTS = frozenset({"seat", "x", "y", "index", "left", "right"})
+#: Where each engine's catalog words the fields of its view ("<prefix>.<path>"), see
+#: `field_text`.
+FIELD_KEYS = {"stone_age": "sa.field", "seven_wonders": "sw.field", "caverna": "cv.field"}
+
+
+def _leaves(value: Any, catalog: Catalog | None,
+            path: tuple[str, ...] = ()) -> dict[tuple[str, ...], Any]:
+    """Every number and every text of the engine in a view entry, by its path (lists are not
+    opened: their items have no stable path)."""
+    found: dict[tuple[str, ...], Any] = {}
     if isinstance(value, bool):
         return found
     if isinstance(value, (int, float)):
         found[path] = value
     elif isinstance(value, dict):
+        if catalog is not None and "k" in value and is_text(value, catalog):
+            found[path] = value
+            return found
         for key, item in value.items():
-            if key in ("seat", "x", "y", "index"):
+            if key in _NOT_AMOUNTS:
                 continue
-            found.update(_numbers(item, (*path, str(key))))
+            found.update(_leaves(item, catalog, (*path, str(key))))
     return found
+
+
+def field_text(engine_slug: str, path: tuple[str, ...]) -> dict[str, Any] | None:
+    """The engine's text naming a field of its view: the message "<prefix>.<a>.<b>" of the path
+    a/b, or "<prefix>.<a>.*" with the last key as its parameter (resources/wood: the good
+    "wood"); None when the catalog does not word it."""
+    prefix = FIELD_KEYS.get(engine_slug)
+    catalog = get_engine(engine_slug).text_catalog if prefix else None
+    if catalog is None or not path:
+        return None
+    for key in (".".join((prefix, *path)), ".".join((prefix, *path[:-1], "*"))):
+        template = catalog.messages.get(key)
+        if isinstance(template, str):
+            names = sorted(placeholders(template))
+            return text(key, **{names[0]: path[-1]}) if names else text(key)
+    return None
 
 
 def _words(path: tuple[str, ...]) -> str:
     return " ".join(part.replace("_", " ") for part in path)
 
 
-def view_changes(before: dict, after: dict, seat: int, limit: int = 8) -> list[str]:
-    """What the viewer's own numbers do ("wood 3 → 1"), from their view before and after."""
+def view_changes(before: dict, after: dict, seat: int, limit: int = 8, *,
+                 engine_slug: str = "", language: str | None = None) -> list[str]:
+    """What the viewer's own numbers (and named things) do ("wood: 3 → 1"), from their view
+    before and after, in `language` (default: the active one): fields named by `engine_slug`'s
+    catalog, texts rendered, numbers in the language's digits. A field the catalog does not
+    name (an engine without a catalog) reads as its English path."""
     old, new = _own_entry(before, seat), _own_entry(after, seat)
     if old is None or new is None:
         return []
-    old_numbers, new_numbers = _numbers(old), _numbers(new)
+    language = language or translation.get_language() or "en"
+    catalog = None
+    if engine_slug:
+        try:
+            catalog = get_engine(engine_slug).text_catalog
+        except UnknownEngine:
+            catalog = None
+    old_leaves, new_leaves = _leaves(old, catalog), _leaves(new, catalog)
+    number = number_format(language)
+
+    def shown(value: Any) -> str:
+        if isinstance(value, dict):
+            return message_text(engine_slug, value, language=language)
+        return number(value)
+
+    def field_words(path: tuple[str, ...]) -> str:
+        label = field_text(engine_slug, path) if catalog is not None else None
+        if label is not None:
+            try:
+                return render_text(engine_slug, label, language=language)
+            except LookupError:  # a key the catalog does not name (a new good): its words
+                pass
+        return _words(path)
+
     lines = []
-    for path in sorted(set(old_numbers) | set(new_numbers)):
-        was, now = old_numbers.get(path, 0), new_numbers.get(path, 0)
-        if was != now:
-            lines.append(f"{_words(path)}: {was} → {now}")
+    with translation.override(language):
+        for path in sorted(set(old_leaves) | set(new_leaves)):
+            was, now = old_leaves.get(path), new_leaves.get(path)
+            if isinstance(was, dict) or isinstance(now, dict):
+                if was == now or now is None:
+                    continue
+                before_words = shown(was) if was is not None else "—"
+            else:
+                was, now = was or 0, now or 0
+                if was == now:
+                    continue
+                before_words = shown(was)
+            lines.append(gettext("%(field)s: %(before)s → %(after)s")
+                         % {"field": field_words(path), "before": before_words,
+                            "after": shown(now)})
     return lines[:limit]
 
 
-def preview(engine: Engine, state: dict, seat: int, action: dict) -> list[str]:
-    """How the player's own numbers change if they take `action`. When the step reveals
-    something (`Engine.reveals`), only the numbers everybody will see are compared (a
-    spectator's view): a card drawn face down must not show before the move is made."""
+def preview(engine: Engine, state: dict, seat: int, action: dict, *,
+            language: str | None = None) -> list[str]:
+    """How the player's own numbers change if they take `action`, in `language` (default: the
+    active one). When the step reveals something (`Engine.reveals`), only the numbers
+    everybody will see are compared (a spectator's view): a card drawn face down must not show
+    before the move is made."""
     after = engine.apply(state, seat, action)
     viewer = None if engine.reveals(state, seat, action, after) else seat
-    return view_changes(engine.view(state, viewer), engine.view(after, viewer), seat)
+    return view_changes(engine.view(state, viewer), engine.view(after, viewer), seat,
+                        engine_slug=engine.slug, language=language)
 
 
 # ----- who is to act ----------------------------------------------------------------------------

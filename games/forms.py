@@ -5,9 +5,12 @@ from __future__ import annotations
 from datetime import timedelta
 
 from django import forms
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
+from accounts.templatetags.language_tags import localized_digits
 from games.engines.registry import all_engines
+from games.titles import engine_name
 
 TIME_PER_MOVE_CHOICES = [
     (3600, _("1 hour")),
@@ -58,7 +61,9 @@ class GameCreateForm(forms.Form):
         super().__init__(*args, **kwargs)
         engines = all_engines()
         self.fields["engine"].choices = [
-            (engine.slug, f"{engine.name} ({engine.min_players}–{engine.max_players} players)")
+            (engine.slug, gettext("%(game)s (%(low)s–%(high)s players)") % {
+                "game": engine_name(engine.slug), "low": localized_digits(engine.min_players),
+                "high": localized_digits(engine.max_players)})
             for engine in engines
         ]
         self.option_groups = []

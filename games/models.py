@@ -9,11 +9,12 @@ from django.conf import settings
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.utils import timezone
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from games import logtexts
-from games.engines.registry import UnknownEngine, get_engine
 from games.fields import ActionPayloadField
+from games.titles import game_title
 
 MIN_TIME_PER_MOVE = timedelta(hours=1)
 MAX_TIME_PER_MOVE = timedelta(days=14)
@@ -39,31 +40,36 @@ STATUS_TRANSITIONS: dict[str, set[str]] = {
 
 
 class Game(models.Model):
-    engine = models.CharField(max_length=40, db_index=True)
-    rules_version = models.PositiveIntegerField(default=1)
-    options = models.JSONField(default=dict, blank=True)
-    num_players = models.PositiveSmallIntegerField()
+    engine = models.CharField(verbose_name=_("engine"), max_length=40, db_index=True)
+    rules_version = models.PositiveIntegerField(verbose_name=_("rules version"), default=1)
+    options = models.JSONField(verbose_name=_("options"), default=dict, blank=True)
+    num_players = models.PositiveSmallIntegerField(verbose_name=_("num players"))
     # The secret seed: every shuffle and die roll derives from it. Never shown to anyone.
     seed = models.CharField(max_length=128, editable=False)
     state = models.JSONField(null=True, blank=True, editable=False)
-    version = models.PositiveIntegerField(default=0, editable=False)
+    version = models.PositiveIntegerField(verbose_name=_("version"), default=0, editable=False)
     status = models.CharField(
+        verbose_name=_("status"),
         max_length=10, choices=GameStatus.choices, default=GameStatus.OPEN, db_index=True
     )
     created_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="created_games"
+        settings.AUTH_USER_MODEL, verbose_name=_("created by"),
+        on_delete=models.PROTECT, related_name="created_games"
     )
     time_per_move = models.DurationField(
+        verbose_name=_("time per move"),
         default=DEFAULT_TIME_PER_MOVE,
         validators=[MinValueValidator(MIN_TIME_PER_MOVE), MaxValueValidator(MAX_TIME_PER_MOVE)],
     )
     # A bank of extra time per seat, used up before a move times out.
     reserve = models.DurationField(
+        verbose_name=_("reserve"),
         default=timedelta(0),
         validators=[MinValueValidator(timedelta(0)), MaxValueValidator(MAX_RESERVE)],
     )
     # After this many timeouts in a row a bot takes the seat (the player can take it back).
     max_consecutive_timeouts = models.PositiveSmallIntegerField(
+        verbose_name=_("max consecutive timeouts"),
         default=DEFAULT_MAX_CONSECUTIVE_TIMEOUTS,
         validators=[MinValueValidator(1), MaxValueValidator(10)],
     )
@@ -83,27 +89,27 @@ class Game(models.Model):
     # True while the engine has a system step due (all secret picks are in); the resolution task
     # clears it. Indexed so the periodic safety net finds forgotten ones cheaply.
     needs_resolution = models.BooleanField(default=False, db_index=True)
-    result = models.JSONField(null=True, blank=True, editable=False)
-    created_at = models.DateTimeField(auto_now_add=True)
-    started_at = models.DateTimeField(null=True, blank=True)
-    finished_at = models.DateTimeField(null=True, blank=True)
-    updated_at = models.DateTimeField(auto_now=True)
+    result = models.JSONField(verbose_name=_("result"), null=True, blank=True, editable=False)
+    created_at = models.DateTimeField(verbose_name=_("created at"), auto_now_add=True)
+    started_at = models.DateTimeField(verbose_name=_("started at"), null=True, blank=True)
+    finished_at = models.DateTimeField(verbose_name=_("finished at"), null=True, blank=True)
+    updated_at = models.DateTimeField(verbose_name=_("updated at"), auto_now=True)
 
     class Meta:
+        verbose_name = _("game")
+        verbose_name_plural = _("games")
         ordering = ["-updated_at", "-id"]
         indexes = [models.Index(fields=["status", "engine"])]
 
     def __str__(self) -> str:
-        return f"Game {self.pk} ({self.engine}, {self.status})"
+        return gettext("Game %(number)s (%(title)s, %(status)s)") % {
+            "number": self.pk, "title": self.title, "status": self.get_status_display()}
 
     @property
     def title(self) -> str:
-        """What people call this game: the engine's own name and the number ("7 Wonders #1")."""
-        try:
-            name = get_engine(self.engine).name
-        except UnknownEngine:
-            name = self.engine
-        return f"{self.name} ({name} #{self.pk})" if self.name else f"{name} #{self.pk}"
+        """What people call this game, in the active language: the engine's name and the
+        number ("7 Wonders #1", "عجایب هفتگانه #۱"), after the name its creator gave it."""
+        return game_title(self)
 
     @property
     def is_running(self) -> bool:
@@ -116,18 +122,18 @@ BOT_NAMES = ("Ada", "Basil", "Cleo", "Dario", "Edda", "Fritz", "Greta")
 class Seat(models.Model):
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")
     user = models.ForeignKey(
-        settings.AUTH_USER_MODEL,
+        settings.AUTH_USER_MODEL, verbose_name=_("user"),
         on_delete=models.PROTECT,
         related_name="seats",
         null=True,
         blank=True,
     )
     # Assigned when the game starts (shuffled from the seed); null while the game is open.
-    number = models.PositiveSmallIntegerField(null=True, blank=True)
+    number = models.PositiveSmallIntegerField(verbose_name=_("number"), null=True, blank=True)
     join_order = models.PositiveSmallIntegerField()
     # A bot plays the seat: a bot seat (no user), or a player's seat handed to a bot after
     # repeated timeouts or by a moderator (user kept, so the player can take it back).
-    is_bot = models.BooleanField(default=False)
+    is_bot = models.BooleanField(verbose_name=_("is bot"), default=False)
     # How a bot plays this seat: "search" (determinized Monte Carlo search) or "easy" (the
     # engine's heuristic); see games.engines.bots.
     bot_level = models.CharField(max_length=10, choices=[("search", "Search"), ("easy", "Easy")],
@@ -135,14 +141,15 @@ class Seat(models.Model):
     # When the seat last became due to act, and by when it must: time per move plus what is left
     # of its reserve, not counting the player's vacations. Null while the seat is not awaited.
     turn_started_at = models.DateTimeField(null=True, blank=True)
-    deadline_at = models.DateTimeField(null=True, blank=True, db_index=True)
-    reserve_left = models.DurationField(default=timedelta(0))
+    deadline_at = models.DateTimeField(verbose_name=_("deadline at"),
+                                       null=True, blank=True, db_index=True)
+    reserve_left = models.DurationField(verbose_name=_("reserve left"), default=timedelta(0))
     remind_at = models.DateTimeField(null=True, blank=True, db_index=True)
     reminded_at = models.DateTimeField(null=True, blank=True)
     # Set when a "your turn" notice went out; cleared when the player acts or opens the game,
     # so that at most one such email is sent per game in between.
     turn_notified_at = models.DateTimeField(null=True, blank=True)
-    timeout_count = models.PositiveSmallIntegerField(default=0)
+    timeout_count = models.PositiveSmallIntegerField(verbose_name=_("timeout count"), default=0)
     # The player resigned: a bot plays the seat for good (it cannot be taken back).
     resigned_at = models.DateTimeField(null=True, blank=True)
     joined_at = models.DateTimeField(auto_now_add=True)
@@ -167,7 +174,8 @@ class Seat(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"Seat {self.number} of game {self.game_id}: {self.player_name}"
+        return gettext("Seat %(seat)s of game %(number)s: %(player)s") % {
+            "seat": self.number, "number": self.game_id, "player": self.player_name}
 
     @property
     def replaced_by_bot(self) -> bool:
@@ -205,14 +213,17 @@ class Action(models.Model):
     """One entry of a game's append-only log: replaying them from `new_game` rebuilds the state."""
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="actions")
-    sequence = models.PositiveIntegerField()
-    kind = models.CharField(max_length=10, choices=ActionKind.choices, default=ActionKind.MOVE)
-    seat_number = models.PositiveSmallIntegerField(null=True, blank=True)
+    sequence = models.PositiveIntegerField(verbose_name=_("sequence"))
+    kind = models.CharField(verbose_name=_("kind"),
+                            max_length=10, choices=ActionKind.choices, default=ActionKind.MOVE)
+    seat_number = models.PositiveSmallIntegerField(verbose_name=_("seat number"),
+                                                   null=True, blank=True)
     # The action as applied, stored short (games.logpayloads).
     payload = ActionPayloadField(null=True, blank=True)
-    source = models.CharField(max_length=10, choices=ActionSource.choices)
+    source = models.CharField(verbose_name=_("source"), max_length=10, choices=ActionSource.choices)
     actor = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True,
+        settings.AUTH_USER_MODEL, verbose_name=_("actor"),
+        on_delete=models.SET_NULL, null=True, blank=True,
         related_name="+",
     )
     # How the move reads to everyone, and to the seat that made it (who may see its secret;
@@ -223,8 +234,8 @@ class Action(models.Model):
     actor_text = models.TextField(null=True, blank=True)
     # The sequence of the undo entry that took this move back; the entry itself stays in the log
     # and is skipped when the log is replayed at that version or later.
-    undone_by = models.PositiveIntegerField(null=True, blank=True)
-    created_at = models.DateTimeField(auto_now_add=True)
+    undone_by = models.PositiveIntegerField(verbose_name=_("undone by"), null=True, blank=True)
+    created_at = models.DateTimeField(verbose_name=_("created at"), auto_now_add=True)
 
     class Meta:
         ordering = ["game", "sequence"]
@@ -233,7 +244,8 @@ class Action(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"#{self.sequence} of game {self.game_id}"
+        return gettext("#%(sequence)s of game %(number)s") % {"sequence": self.sequence,
+                                                               "number": self.game_id}
 
     @classmethod
     def stored_texts(cls, public: dict, actor: dict | None, *, seat_number: int | None,
@@ -281,15 +293,20 @@ CHAT_MESSAGE_MAX_LENGTH = 500
 
 
 class ChatMessage(models.Model):
-    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="chat_messages")
-    author = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT,
+    game = models.ForeignKey(Game, verbose_name=_("game"),
+                             on_delete=models.CASCADE, related_name="chat_messages")
+    author = models.ForeignKey(settings.AUTH_USER_MODEL, verbose_name=_("author"),
+                               on_delete=models.PROTECT,
                                related_name="chat_messages")
-    body = models.TextField(max_length=CHAT_MESSAGE_MAX_LENGTH)
-    created_at = models.DateTimeField(auto_now_add=True, db_index=True)
-    hidden_at = models.DateTimeField(null=True, blank=True)
-    hidden_reason = models.TextField(blank=True)
+    body = models.TextField(verbose_name=_("body"), max_length=CHAT_MESSAGE_MAX_LENGTH)
+    created_at = models.DateTimeField(verbose_name=_("created at"),
+                                      auto_now_add=True, db_index=True)
+    hidden_at = models.DateTimeField(verbose_name=_("hidden at"), null=True, blank=True)
+    hidden_reason = models.TextField(verbose_name=_("hidden reason"), blank=True)
 
     class Meta:
+        verbose_name = _("chat message")
+        verbose_name_plural = _("chat messages")
         ordering = ["created_at", "id"]
         permissions = [("moderate_game", "Can moderate games, seats and chat")]
 
@@ -318,48 +335,60 @@ class ReportStatus(models.TextChoices):
 
 
 class Report(models.Model):
-    reporter = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
+    reporter = models.ForeignKey(settings.AUTH_USER_MODEL, verbose_name=_("reporter"),
+                                 on_delete=models.CASCADE,
                                  related_name="reports_made")
-    target = models.CharField(max_length=10, choices=ReportTarget.choices)
-    game = models.ForeignKey(Game, on_delete=models.CASCADE, null=True, blank=True,
+    target = models.CharField(verbose_name=_("target"), max_length=10, choices=ReportTarget.choices)
+    game = models.ForeignKey(Game, verbose_name=_("game"),
+                             on_delete=models.CASCADE, null=True, blank=True,
                              related_name="reports")
-    message = models.ForeignKey(ChatMessage, on_delete=models.CASCADE, null=True, blank=True,
+    message = models.ForeignKey(ChatMessage, verbose_name=_("message"),
+                                on_delete=models.CASCADE, null=True, blank=True,
                                 related_name="reports")
-    player = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, null=True,
+    player = models.ForeignKey(settings.AUTH_USER_MODEL, verbose_name=_("player"),
+                               on_delete=models.CASCADE, null=True,
                                blank=True, related_name="reports_against")
-    reason = models.CharField(max_length=10, choices=ReportReason.choices)
-    details = models.TextField(blank=True, max_length=2000)
-    status = models.CharField(max_length=10, choices=ReportStatus.choices,
+    reason = models.CharField(verbose_name=_("reason"), max_length=10, choices=ReportReason.choices)
+    details = models.TextField(verbose_name=_("details"), blank=True, max_length=2000)
+    status = models.CharField(verbose_name=_("status"), max_length=10, choices=ReportStatus.choices,
                               default=ReportStatus.OPEN, db_index=True)
-    handled_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL,
+    handled_by = models.ForeignKey(settings.AUTH_USER_MODEL, verbose_name=_("handled by"),
+                                   on_delete=models.SET_NULL,
                                    null=True, blank=True, related_name="+")
-    handled_at = models.DateTimeField(null=True, blank=True)
-    created_at = models.DateTimeField(auto_now_add=True)
+    handled_at = models.DateTimeField(verbose_name=_("handled at"), null=True, blank=True)
+    created_at = models.DateTimeField(verbose_name=_("created at"), auto_now_add=True)
 
     class Meta:
+        verbose_name = _("report")
+        verbose_name_plural = _("reports")
         ordering = ["-created_at"]
 
     def __str__(self) -> str:
-        return f"Report #{self.pk}: {self.get_target_display()} ({self.get_reason_display()})"
+        return gettext("Report #%(number)s: %(target)s (%(reason)s)") % {
+            "number": self.pk, "target": self.get_target_display(),
+            "reason": self.get_reason_display()}
 
 
 class AuditEntry(models.Model):
     """One moderator action: who did what to what, why, when, and the state before and after.
     Written by the moderation services only; read-only everywhere."""
 
-    actor = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT,
+    actor = models.ForeignKey(settings.AUTH_USER_MODEL, verbose_name=_("actor"),
+                              on_delete=models.PROTECT,
                               related_name="+")
-    action = models.CharField(max_length=40, db_index=True)
-    target_type = models.CharField(max_length=20)
-    target_id = models.PositiveBigIntegerField()
-    reason = models.TextField()
-    before = models.JSONField(default=dict)
-    after = models.JSONField(default=dict)
-    created_at = models.DateTimeField(auto_now_add=True, db_index=True)
+    action = models.CharField(verbose_name=_("action"), max_length=40, db_index=True)
+    target_type = models.CharField(verbose_name=_("target type"), max_length=20)
+    target_id = models.PositiveBigIntegerField(verbose_name=_("target id"))
+    reason = models.TextField(verbose_name=_("reason"))
+    before = models.JSONField(verbose_name=_("before"), default=dict)
+    after = models.JSONField(verbose_name=_("after"), default=dict)
+    created_at = models.DateTimeField(verbose_name=_("created at"),
+                                      auto_now_add=True, db_index=True)
 
     class Meta:
+        verbose_name = _("audit entry")
+        verbose_name_plural = _("audit entries")
         ordering = ["-created_at", "-id"]
-        verbose_name_plural = "audit entries"
 
     def __str__(self) -> str:
         return f"{self.actor} {self.action} {self.target_type} #{self.target_id}"
@@ -393,7 +422,8 @@ class GameInvitation(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.invitee} invited to game {self.game_id}"
+        return gettext("%(player)s invited to game %(number)s") % {"player": self.invitee,
+                                                                   "number": self.game_id}
 
 
 class InvitationAttempt(models.Model):

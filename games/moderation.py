@@ -3,14 +3,17 @@ game services, and records an AuditEntry with who, what, why, when and before/af
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import datetime, timedelta
 from typing import Any
 
+from django.conf import settings
 from django.db import transaction
-from django.utils import timezone
-from django.utils.translation import gettext
+from django.utils import timezone, translation
+from django.utils.translation import gettext, ngettext
 
 from accounts.models import Sanction, SanctionKind
+from accounts.templatetags.language_tags import localized_digits
 from games import services
 from games.events import player_event
 from games.exceptions import GameError, LobbyError, NotAllowed
@@ -195,7 +198,9 @@ def _sanction_facts(user) -> dict[str, Any]:
     }
 
 
-def _sanction(moderator, user, kind: str, reason: str, ends_at, notice: str) -> AuditEntry:
+def _sanction(moderator, user, kind: str, reason: str, ends_at,
+              notice: Callable[[], str]) -> AuditEntry:
+    """`notice()` words the sanction; it is called in the sanctioned player's language."""
     _require(moderator, SANCTION_USERS)
     reason = _require_reason(reason)
     if user.pk == moderator.pk:
@@ -207,14 +212,16 @@ def _sanction(moderator, user, kind: str, reason: str, ends_at, notice: str) -> 
         before = _sanction_facts(user)
         Sanction.objects.create(user=user, kind=kind, reason=reason, ends_at=ends_at,
                                 created_by=moderator)
-        player_event.send(sender=Sanction, user_id=user.pk, kind="moderation",
-                          text=f"{notice} Reason: {reason}")
+        with translation.override(user.language or settings.LANGUAGE_CODE):
+            told = gettext("%(notice)s Reason: %(reason)s") % {"notice": notice(),
+                                                               "reason": reason}
+        player_event.send(sender=Sanction, user_id=user.pk, kind="moderation", text=told)
         return _audit(moderator, kind, user, reason, before, _sanction_facts(user))
 
 
 def user_warn(*, moderator, user, reason: str) -> AuditEntry:
     return _sanction(moderator, user, SanctionKind.WARNING, reason, None,
-                     "The moderators have sent you a warning.")
+                     lambda: gettext("The moderators have sent you a warning."))
 
 
 def user_suspend(*, moderator, user, days: int, reason: str) -> AuditEntry:
@@ -222,13 +229,19 @@ def user_suspend(*, moderator, user, days: int, reason: str) -> AuditEntry:
         raise ModerationError(gettext("A suspension lasts 1 to 365 days."))
     ends_at = timezone.now() + timedelta(days=days)
     return _sanction(moderator, user, SanctionKind.SUSPENSION, reason, ends_at,
-                     f"Your account is suspended for {days} day(s): you cannot play, chat or "
-                     "create games until then; your running games continue under their clocks.")
+                     lambda: ngettext(
+                         "Your account is suspended for %(count)s day: you cannot play, chat or "
+                         "create games until then; your running games continue under their "
+                         "clocks.",
+                         "Your account is suspended for %(count)s days: you cannot play, chat "
+                         "or create games until then; your running games continue under their "
+                         "clocks.", days) % {"count": localized_digits(days)})
 
 
 def user_ban(*, moderator, user, reason: str) -> AuditEntry:
     entry = _sanction(moderator, user, SanctionKind.BAN, reason, None,
-                      "Your account is banned: you can no longer play, chat or create games.")
+                      lambda: gettext("Your account is banned: you can no longer play, chat or "
+                                      "create games."))
     return entry
 
 

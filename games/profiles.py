@@ -8,16 +8,13 @@ from dataclasses import dataclass, field
 
 from django.db.models import QuerySet
 
-from games import ratings, reliability, selectors
-from games.engines.registry import UnknownEngine, get_engine
+from games import ratings, reliability, selectors, titles
 from games.models import Game, GameStatus, Seat
 
 
 def engine_name(slug: str) -> str:
-    try:
-        return get_engine(slug).name
-    except UnknownEngine:
-        return slug
+    """The engine's name in the reader's language."""
+    return titles.engine_name(slug)
 
 
 @dataclass

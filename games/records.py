@@ -8,6 +8,10 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.db import models
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
+
+from games.titles import engine_name
 
 
 class Rating(models.Model):
@@ -30,7 +34,8 @@ class Rating(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.user} at {self.engine}: {self.ordinal:.1f}"
+        return gettext("%(user)s at %(game)s: %(rating)s") % {
+            "user": self.user, "game": engine_name(self.engine), "rating": f"{self.ordinal:.1f}"}
 
 
 class RatingApplication(models.Model):
@@ -45,13 +50,13 @@ class RatingApplication(models.Model):
     applied_at = models.DateTimeField(auto_now_add=True)
 
     def __str__(self) -> str:
-        return f"Ratings of game {self.game_id}"
+        return gettext("Ratings of game %(number)s") % {"number": self.game_id}
 
 
 class DeadlineOutcome(models.TextChoices):
-    MET = "met", "Moved before the deadline"
-    LATE = "late", "Moved after the deadline, before the timeout was played"
-    TIMED_OUT = "timeout", "Timed out: the timeout move was played"
+    MET = "met", _("Moved before the deadline")
+    LATE = "late", _("Moved after the deadline, before the timeout was played")
+    TIMED_OUT = "timeout", _("Timed out: the timeout move was played")
 
 
 class DeadlineRecord(models.Model):
@@ -69,4 +74,5 @@ class DeadlineRecord(models.Model):
         indexes = [models.Index(fields=["user", "-recorded_at", "-id"])]
 
     def __str__(self) -> str:
-        return f"{self.user} {self.outcome} at a deadline in game {self.game_id}"
+        return gettext("%(user)s at a deadline in game %(number)s: %(outcome)s") % {
+            "user": self.user, "number": self.game_id, "outcome": self.get_outcome_display()}

@@ -27,10 +27,11 @@ from django.db import IntegrityError, connections, models, transaction
 from django.db.models import Prefetch
 from django.db.models.expressions import RawSQL
 from django.db.models.functions import Cast
-from django.utils import timezone, translation
+from django.utils import timezone
 from django.utils.translation import gettext
 
 from accounts.models import Vacation, active_restriction, restriction_message
+from accounts.templatetags.language_tags import localized_digits
 from games import bus, ratings, reliability, undo
 from games.clock import deadline_after, playing_time
 from games.engines import bots
@@ -87,7 +88,8 @@ from games.models import (
 )
 from games.selectors import SEAT_ORDER, can_view, user_by_login
 from games.text import visible_text
-from games.texts import render_text, took_back_texts
+from games.texts import reason_text, took_back_texts
+from games.titles import engine_name
 
 logger = logging.getLogger(__name__)
 
@@ -660,7 +662,7 @@ def game_create(
     try:
         normalised = engine.validate_options(num_players, options)
     except InvalidOptions as error:
-        raise InvalidGameSetup(str(error)) from None
+        raise InvalidGameSetup(reason_text(engine.slug, error)) from None
     time_per_move = time_per_move or timedelta(days=1)
     if not MIN_TIME_PER_MOVE <= time_per_move <= MAX_TIME_PER_MOVE:
         raise InvalidGameSetup(gettext("The time per move must be between 1 hour and 14 days."))
@@ -704,7 +706,7 @@ def join_refusal(game: Game, user, *, via_link: bool = False) -> str | None:
     if invited:
         return None
     if not game.allow_spectators and not via_link:
-        return "This game is private: only the players invited to it can join."
+        return gettext("This game is private: only the players invited to it can join.")
     return requirement_refusal(game, user)
 
 
@@ -712,16 +714,23 @@ def requirement_refusal(game: Game, user) -> str | None:
     if game.min_reliability is not None:
         record = reliability.reliability_of(user)
         if record.percent is None:
-            return (f"This game asks for a reliability of at least {game.min_reliability}%, "
-                    "and you have no deadlines on record yet.")
+            return gettext("This game asks for a reliability of at least %(percent)s%%, and "
+                           "you have no deadlines on record yet.") % {
+                "percent": localized_digits(game.min_reliability)}
         if record.percent < game.min_reliability:
-            return (f"This game asks for a reliability of at least {game.min_reliability}%; "
-                    f"yours is {record.percent}% over your last {record.deadlines} deadlines.")
+            return gettext("This game asks for a reliability of at least %(percent)s%%; yours "
+                           "is %(yours)s%% over your last %(deadlines)s deadlines.") % {
+                "percent": localized_digits(game.min_reliability),
+                "yours": localized_digits(record.percent),
+                "deadlines": localized_digits(record.deadlines)}
     if game.min_rating is not None:
         rating = ratings.rating_of(user, game.engine)
         if rating.value < game.min_rating:
-            return (f"This game asks for a {game.title.split(' #')[0]} rating of at least "
-                    f"{game.min_rating:.1f}; yours is {rating.value:.1f}.")
+            return gettext("This game asks for a %(game)s rating of at least %(rating)s; yours "
+                           "is %(yours)s.") % {
+                "game": engine_name(game.engine),
+                "rating": localized_digits(f"{game.min_rating:.1f}"),
+                "yours": localized_digits(f"{rating.value:.1f}")}
     return None
 
 
@@ -840,24 +849,27 @@ def _start_locked(game: Game, now: datetime) -> None:
         raise LobbyError(
             gettext("%(engine_name)s needs at least %(engine_min_players)s players; "
             "%(len)s have joined.")
-                % {"engine_name": engine.name,
-                   "engine_min_players": engine.min_players,
-                   "len": len(seats)}
+                % {"engine_name": engine_name(engine.slug),
+                   "engine_min_players": localized_digits(engine.min_players),
+                   "len": localized_digits(len(seats))}
         )
     if len(seats) != game.num_players:
         # Starting early with fewer players than planned: the options must fit that count.
         try:
             game.options = engine.validate_options(len(seats), game.options)
         except InvalidOptions as error:
-            raise LobbyError(str(error)) from None
+            raise LobbyError(reason_text(engine.slug, error)) from None
         game.num_players = len(seats)
     order = SeededRandom(f"{game.seed}:seating").shuffled(list(range(len(seats))))
     for seat, number in zip(seats, order, strict=True):
         seat.number = number
         seat.save(update_fields=["number"])
     with _engine_guard(game, "new_game"):
-        game.state = engine.new_game_at_version(
-            game.num_players, game.seed, game.options, game.rules_version)
+        try:
+            game.state = engine.new_game_at_version(
+                game.num_players, game.seed, game.options, game.rules_version)
+        except InvalidOptions as error:
+            raise LobbyError(reason_text(engine.slug, error)) from None
     _require_playable(game, engine, "new_game")
     _transition(game, GameStatus.ACTIVE)
     game.started_at = now
@@ -901,10 +913,7 @@ def _refusal_reason(engine: Engine, state: dict, seat: int, action: Any,
 def _refusal_message(engine_slug: str, error: IllegalAction) -> str:
     """An engine's refusal in the active language: its text rendered there; its English words
     in English, or when the engine gave no text."""
-    language = translation.get_language() or "en"
-    if error.text is None or language.split("-")[0] == "en":
-        return str(error)
-    return render_text(engine_slug, error.text, language=language)
+    return reason_text(engine_slug, error)
 
 
 def _apply_move(
@@ -1000,8 +1009,8 @@ def game_action_submit(
                                     text=_own_entry_text(game, record.response.get("sequence")))
         if game.status != GameStatus.ACTIVE:
             raise GameNotRunning(
-                "This game is over." if game.status == GameStatus.FINISHED
-                else "This game is not running."
+                gettext("This game is over.") if game.status == GameStatus.FINISHED
+                else gettext("This game is not running.")
             )
         seats = _seats_of(game, now)
         seat = next((seat for seat in seats if seat.user_id == user.pk), None)

@@ -75,7 +75,17 @@ def render_text(engine_slug: str, message: dict[str, Any], *, language: str | No
     return _renderer(engine_slug, language, names)(message)
 
 
-def _is_text(value: Any, catalog: Catalog) -> bool:
+def reason_text(engine_slug: str, error: Exception) -> str:
+    """An engine's refusal (IllegalAction, InvalidOptions) in the active language: its text
+    rendered there; its English words in English, or when the engine gave no text."""
+    language = translation.get_language() or "en"
+    message = getattr(error, "text", None)
+    if message is None or language.split("-")[0] == "en":
+        return str(error)
+    return render_text(engine_slug, message, language=language)
+
+
+def is_text(value: Any, catalog: Catalog) -> bool:
     """Whether a view's value is a text of the engine (a key it knows, nothing but "k" and
     "p"), not a dict of its own that merely has a "k"."""
     key = value.get("k")
@@ -106,7 +116,7 @@ def view_texts(engine_slug: str, view: Any, *, language: str | None = None,
     def rendered(value: Any) -> Any:
         nonlocal read
         if isinstance(value, dict):
-            if "k" in value and _is_text(value, catalog):
+            if "k" in value and is_text(value, catalog):
                 key = (engine_slug, language, names_key, repr(value))
                 text = _RENDERED.get(key)
                 if text is None:

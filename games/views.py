@@ -14,7 +14,7 @@ from django.utils import timezone
 from django.utils.formats import date_format
 from django.utils.html import format_html
 from django.utils.safestring import mark_safe
-from django.utils.translation import gettext
+from django.utils.translation import gettext, gettext_lazy
 from django.views.decorators.http import require_POST
 
 from accounts.templatetags.language_tags import localized_digits
@@ -24,12 +24,12 @@ from games.exceptions import GameError
 from games.forms import GameCreateForm
 from games.models import ActionSource, Game, GameStatus, ReportReason, Seat
 from games.names import seat_names, with_names
-from games.texts import entry_text, message_text, render_text, view_texts
+from games.texts import entry_text, message_text, reader_language, render_text, view_texts
 
 LOG_ENTRIES_SHOWN = 30
 GENERIC_BOARD = "games/boards/generic.html"
-INVITATION_SENT = ("Invitation sent, if that name or email belongs to a player who is not in "
-                   "this game yet.")
+INVITATION_SENT = gettext_lazy("Invitation sent, if that name or email belongs to a player who is "
+                               "not in this game yet.")
 
 
 def lobby(request):
@@ -213,10 +213,12 @@ def _confirm_context(request, game, engine, viewer_seat, legal_actions, names) -
     raw, version = request.GET.get("confirm", ""), request.GET.get("version", "")
     if not legal_actions or not raw.isdigit() or version != str(game.version):
         return None
-    return _preview_of(game, engine, viewer_seat, legal_actions, int(raw), names)
+    return _preview_of(game, engine, viewer_seat, legal_actions, int(raw), names,
+                       reader_language(request))
 
 
-def _preview_of(game, engine, viewer_seat, legal_actions, index, names) -> dict | None:
+def _preview_of(game, engine, viewer_seat, legal_actions, index, names,
+                language: str) -> dict | None:
     if not 0 <= index < len(legal_actions):
         return None
     item = legal_actions[index]
@@ -226,7 +228,8 @@ def _preview_of(game, engine, viewer_seat, legal_actions, index, names) -> dict 
         # Asked as a question ("…?"): a translated sentence's full stop goes.
         "label": with_names(label, names).rstrip(".。"),
         "detail": with_names(detail, names),
-        "changes": board.preview(engine, game.state, viewer_seat, item["action"]),
+        "changes": board.preview(engine, game.state, viewer_seat, item["action"],
+                                 language=language),
         "targets": board.targets_of(game.engine, item["action"]),
         "version": game.version,
     }
@@ -241,7 +244,7 @@ def game_preview(request, game_id):
     preview = None
     if index.isdigit() and version == str(game.version) and seat is not None:
         preview = _preview_of(game, get_engine(game.engine), seat.number, legal, int(index),
-                              seat_names(game))
+                              seat_names(game), reader_language(request))
     return render(request, "games/_confirm.html", {"game": game, "confirm": preview,
                                                     "fragment": True})
 
@@ -291,28 +294,32 @@ def _lobby_action(request, game_id, change, success):
 @require_POST
 def game_join(request, game_id):
     _visible_game(request, game_id)
-    return _lobby_action(request, game_id, services.game_join, "You joined the game.")
+    return _lobby_action(request, game_id, services.game_join,
+                         gettext("You joined the game."))
 
 
 @login_required
 @require_POST
 def game_leave(request, game_id):
     _visible_game(request, game_id)
-    return _lobby_action(request, game_id, services.game_leave, "You left the game.")
+    return _lobby_action(request, game_id, services.game_leave,
+                         gettext("You left the game."))
 
 
 @login_required
 @require_POST
 def game_start(request, game_id):
     _visible_game(request, game_id)
-    return _lobby_action(request, game_id, services.game_start, "The game has started.")
+    return _lobby_action(request, game_id, services.game_start,
+                         gettext("The game has started."))
 
 
 @login_required
 @require_POST
 def game_add_bot(request, game_id):
     _visible_game(request, game_id)
-    return _lobby_action(request, game_id, services.game_add_bot, "A bot took a seat.")
+    return _lobby_action(request, game_id, services.game_add_bot,
+                         gettext("A bot took a seat."))
 
 
 @login_required

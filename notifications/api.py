@@ -7,6 +7,7 @@ from __future__ import annotations
 from django.db.models import QuerySet
 from django.http import Http404
 from django.shortcuts import get_object_or_404
+from django.utils.translation import gettext
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status
 from rest_framework.exceptions import ValidationError
@@ -84,7 +85,7 @@ class _GameScope:
                                 or webhooks.can_host(request.user, game)):
             raise Http404("There is no such game.")
         if not webhooks.can_host(request.user, game):
-            raise NotAllowed("Only the game's creator and moderators manage its webhooks.")
+            raise NotAllowed(gettext("Only the game's creator and moderators manage its webhooks."))
         return game.webhooks.select_related("user"), game
 
 

@@ -14,7 +14,8 @@ from datetime import datetime, timedelta
 import icalendar
 from django.db import transaction
 from django.urls import reverse
-from django.utils import timezone
+from django.utils import timezone, translation
+from django.utils.translation import gettext
 
 from notifications.models import CalendarFeed
 
@@ -59,7 +60,15 @@ def _awaiting_seats(user):
 
 
 def calendar_for(user, now: datetime | None = None) -> icalendar.Calendar:
-    from games.engines.registry import get_engine
+    """The player's deadlines as a calendar, its words in their language (as their emails)."""
+    from notifications.services import recipient_language
+
+    with translation.override(recipient_language(user)):
+        return _calendar_for(user, now)
+
+
+def _calendar_for(user, now: datetime | None) -> icalendar.Calendar:
+    from games.titles import engine_title
     from notifications.services import absolute
 
     now = now or timezone.now()
@@ -68,12 +77,12 @@ def calendar_for(user, now: datetime | None = None) -> icalendar.Calendar:
     calendar.add("version", "2.0")
     calendar.add("calscale", "GREGORIAN")
     calendar.add("method", "PUBLISH")
-    calendar.add("x-wr-calname", "Turnpost deadlines")
+    calendar.add("x-wr-calname", gettext("Turnpost deadlines"))
     calendar.add("refresh-interval", REFRESH_INTERVAL, parameters={"VALUE": "DURATION"})
     calendar.add("x-published-ttl", REFRESH_INTERVAL)
     for seat in _awaiting_seats(user):
         game = seat.game
-        name = f"{get_engine(game.engine).name} #{game.pk}"
+        name = engine_title(game.engine, game.pk)
         url = absolute(reverse("games:detail", args=[game.pk]))
         event = icalendar.Event()
         # One turn, one event: the same UID while the turn lasts, a new one for the next turn.
@@ -82,13 +91,15 @@ def calendar_for(user, now: datetime | None = None) -> icalendar.Calendar:
         event.add("dtstamp", now)
         event.add("dtstart", seat.deadline_at)
         event.add("dtend", seat.deadline_at + EVENT_LENGTH)
-        event.add("summary", f"Your move in {name}: deadline")
-        event.add("description", f"Your move in {name} is due by this time. Play: {url}")
+        event.add("summary", gettext("Your move in %(game)s: deadline") % {"game": name})
+        event.add("description", gettext("Your move in %(game)s is due by this time. Play: "
+                                         "%(url)s") % {"game": name, "url": url})
         event.add("url", url)
         event.add("transp", "TRANSPARENT")
         alarm = icalendar.Alarm()
         alarm.add("action", "DISPLAY")
-        alarm.add("description", f"Your move in {name} is due in an hour")
+        alarm.add("description", gettext("Your move in %(game)s is due in an hour")
+                  % {"game": name})
         alarm.add("trigger", -ALARM_BEFORE)
         event.add_component(alarm)
         calendar.add_component(event)

@@ -8,6 +8,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.templatetags.static import static
+from django.utils import translation
 from django.utils.translation import gettext
 from django.views.decorators.http import require_GET, require_POST
 
@@ -76,10 +77,10 @@ def _hosted_game(request):
     game = Game.objects.filter(pk=int(raw)).first() if raw.isdigit() else None
     if game is None or not (selectors.can_view(game, request.user)
                             or webhooks.can_host(request.user, game)):
-        raise webhooks.WebhookRefused("There is no such game.")
+        raise webhooks.WebhookRefused(gettext("There is no such game."))
     if not webhooks.can_host(request.user, game):
-        raise webhooks.WebhookRefused("Only the game's creator and moderators add webhooks to "
-                                      "it.")
+        raise webhooks.WebhookRefused(gettext("Only the game's creator and moderators add "
+                                              "webhooks to it."))
     return game
 
 
@@ -175,9 +176,12 @@ def service_worker(request):
 @require_GET
 def manifest(request):
     """The web app manifest: the site installs on a phone's home screen as "Turnpost"."""
+    # In the language the page that links it reads in (its description, its direction).
+    language = translation.get_language() or "en"
     return JsonResponse({
         "name": "Turnpost", "short_name": "Turnpost",
-        "description": "Heavy board games played slowly: a turn a day.",
+        "description": gettext("Heavy board games played slowly: a turn a day."),
+        "lang": language, "dir": "rtl" if translation.get_language_bidi() else "ltr",
         "start_url": "/", "scope": "/", "display": "standalone",
         "background_color": "#faf8f4", "theme_color": "#8a4b14",
         "icons": [{"src": static("icons/icon-192.png"), "sizes": "192x192", "type": "image/png",

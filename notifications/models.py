@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.db import models
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 
@@ -62,21 +63,25 @@ class NotificationPreference(models.Model):
 
 
 class Notification(models.Model):
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, verbose_name=_("user"),
+                             on_delete=models.CASCADE,
                              related_name="notifications")
-    kind = models.CharField(max_length=20, choices=NotificationKind.choices)
-    game = models.ForeignKey("games.Game", on_delete=models.CASCADE, null=True, blank=True,
+    kind = models.CharField(verbose_name=_("kind"), max_length=20, choices=NotificationKind.choices)
+    game = models.ForeignKey("games.Game", verbose_name=_("game"),
+                             on_delete=models.CASCADE, null=True, blank=True,
                              related_name="+")
-    seat_number = models.PositiveSmallIntegerField(null=True, blank=True)
+    seat_number = models.PositiveSmallIntegerField(verbose_name=_("seat number"),
+                                                   null=True, blank=True)
     #: What the email and the in-app list say: JSON-safe facts captured at the time of the event.
-    context = models.JSONField(default=dict)
-    email_status = models.CharField(max_length=10, choices=EmailStatus.choices,
+    context = models.JSONField(verbose_name=_("context"), default=dict)
+    email_status = models.CharField(verbose_name=_("email status"),
+                                    max_length=10, choices=EmailStatus.choices,
                                     default=EmailStatus.PENDING, db_index=True)
     #: Not before this moment (quiet hours defer it).
-    send_after = models.DateTimeField(db_index=True)
-    sent_at = models.DateTimeField(null=True, blank=True)
-    attempts = models.PositiveSmallIntegerField(default=0)
-    last_error = models.TextField(blank=True)
+    send_after = models.DateTimeField(verbose_name=_("send after"), db_index=True)
+    sent_at = models.DateTimeField(verbose_name=_("sent at"), null=True, blank=True)
+    attempts = models.PositiveSmallIntegerField(verbose_name=_("attempts"), default=0)
+    last_error = models.TextField(verbose_name=_("last error"), blank=True)
     #: The email's Message-ID, the same on every attempt, so a resend after a crash is
     #: recognisable as the same message (by the player's mail client and by us).
     message_id = models.CharField(max_length=255, blank=True)
@@ -87,16 +92,20 @@ class Notification(models.Model):
     #: quiet hours (send_after) and digest rules as the email.
     push_status = models.CharField(max_length=10, choices=EmailStatus.choices,
                                    default=EmailStatus.SKIPPED, db_index=True)
-    read_at = models.DateTimeField(null=True, blank=True)
-    created_at = models.DateTimeField(auto_now_add=True)
+    read_at = models.DateTimeField(verbose_name=_("read at"), null=True, blank=True)
+    created_at = models.DateTimeField(verbose_name=_("created at"), auto_now_add=True)
 
     class Meta:
+        verbose_name = _("notification")
+        verbose_name_plural = _("notifications")
         ordering = ["-created_at", "-id"]
         indexes = [models.Index(fields=["email_status", "send_after"]),
                    models.Index(fields=["user", "read_at"])]
 
     def __str__(self) -> str:
-        return f"{self.get_kind_display()} for {self.user} ({self.email_status})"
+        return gettext("%(kind)s for %(user)s (%(status)s)") % {
+            "kind": self.get_kind_display(), "user": self.user,
+            "status": self.get_email_status_display()}
 
 
 class Digest(models.Model):
@@ -133,30 +142,38 @@ class InboundMessage(models.Model):
     """One email received for play by email. The unique Message-ID makes a replayed message
     (a provider retrying its webhook, a resent email) harmless."""
 
-    message_id = models.CharField(max_length=255, unique=True)
-    channel = models.CharField(max_length=40)  # "pipe" or the webhook's provider
-    received_at = models.DateTimeField()
-    sender = models.CharField(max_length=254, blank=True)
-    subject = models.CharField(max_length=255, blank=True)
+    message_id = models.CharField(verbose_name=_("message id"), max_length=255, unique=True)
+    channel = models.CharField(verbose_name=_("channel"),
+                               max_length=40)  # "pipe" or the webhook's provider
+    received_at = models.DateTimeField(verbose_name=_("received at"))
+    sender = models.CharField(verbose_name=_("sender"), max_length=254, blank=True)
+    subject = models.CharField(verbose_name=_("subject"), max_length=255, blank=True)
     #: The player's own lines as read (quotes and signatures removed).
-    text = models.TextField(blank=True)
+    text = models.TextField(verbose_name=_("text"), blank=True)
     #: The raw message as received, so nothing a player sent is ever lost.
     raw = models.BinaryField(editable=False)
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True,
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, verbose_name=_("user"),
+                             on_delete=models.SET_NULL, null=True,
                              blank=True, related_name="+")
-    game = models.ForeignKey("games.Game", on_delete=models.SET_NULL, null=True, blank=True,
+    game = models.ForeignKey("games.Game", verbose_name=_("game"),
+                             on_delete=models.SET_NULL, null=True, blank=True,
                              related_name="+")
-    token_version = models.PositiveIntegerField(null=True, blank=True)
-    status = models.CharField(max_length=10, choices=InboundStatus.choices,
+    token_version = models.PositiveIntegerField(verbose_name=_("token version"),
+                                                null=True, blank=True)
+    status = models.CharField(verbose_name=_("status"),
+                              max_length=10, choices=InboundStatus.choices,
                               default=InboundStatus.RECEIVED, db_index=True)
     #: Machine-readable why: move, status, help, stale_version, wrong_sender, auto_reply, ...
-    reason = models.CharField(max_length=30, blank=True, db_index=True)
-    detail = models.TextField(blank=True)
+    reason = models.CharField(verbose_name=_("reason"), max_length=30, blank=True, db_index=True)
+    detail = models.TextField(verbose_name=_("detail"), blank=True)
     #: The log entry a move became.
-    action_sequence = models.PositiveIntegerField(null=True, blank=True)
-    duplicates = models.PositiveIntegerField(default=0)
+    action_sequence = models.PositiveIntegerField(verbose_name=_("action sequence"),
+                                                  null=True, blank=True)
+    duplicates = models.PositiveIntegerField(verbose_name=_("duplicates"), default=0)
 
     class Meta:
+        verbose_name = _("inbound message")
+        verbose_name_plural = _("inbound messages")
         ordering = ["-received_at", "-id"]
         indexes = [models.Index(fields=["sender", "received_at"])]
 
@@ -169,25 +186,27 @@ class EmailReply(models.Model):
     (retried like notifications)."""
 
     inbound = models.ForeignKey(InboundMessage, on_delete=models.CASCADE, related_name="replies")
-    to = models.CharField(max_length=254)
-    subject = models.CharField(max_length=255)
-    text = models.TextField()
+    to = models.CharField(verbose_name=_("to"), max_length=254)
+    subject = models.CharField(verbose_name=_("subject"), max_length=255)
+    text = models.TextField(verbose_name=_("text"))
     html = models.TextField(blank=True)
     headers = models.JSONField(default=dict)
-    email_status = models.CharField(max_length=10, choices=EmailStatus.choices,
+    email_status = models.CharField(verbose_name=_("email status"),
+                                    max_length=10, choices=EmailStatus.choices,
                                     default=EmailStatus.PENDING, db_index=True)
     attempts = models.PositiveSmallIntegerField(default=0)
     last_error = models.TextField(blank=True)
     #: As on Notification: the send is claimed by one worker until then.
     claimed_until = models.DateTimeField(null=True, blank=True)
-    created_at = models.DateTimeField(auto_now_add=True)
-    sent_at = models.DateTimeField(null=True, blank=True)
+    created_at = models.DateTimeField(verbose_name=_("created at"), auto_now_add=True)
+    sent_at = models.DateTimeField(verbose_name=_("sent at"), null=True, blank=True)
 
     class Meta:
         ordering = ["created_at", "id"]
 
     def __str__(self) -> str:
-        return f"Reply to {self.to}: {self.subject} ({self.email_status})"
+        return gettext("Reply to %(to)s: %(subject)s (%(status)s)") % {
+            "to": self.to, "subject": self.subject, "status": self.get_email_status_display()}
 
 
 # ---- live channels: calendar feed ---------------------------------------------------------------
@@ -203,7 +222,7 @@ class CalendarFeed(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
 
     def __str__(self) -> str:
-        return f"Calendar feed of {self.user}"
+        return gettext("Calendar feed of %(user)s") % {"user": self.user}
 
 
 # ---- live channels: webhooks --------------------------------------------------------------------
@@ -245,8 +264,9 @@ class Webhook(models.Model):
 
     def __str__(self) -> str:
         if self.game_id:
-            return f"Webhook of game {self.game_id} to {self.url}"
-        return f"Webhook of {self.user} to {self.url}"
+            return gettext("Webhook of game %(number)s to %(url)s") % {"number": self.game_id,
+                                                                      "url": self.url}
+        return gettext("Webhook of %(user)s to %(url)s") % {"user": self.user, "url": self.url}
 
 
 class WebhookStatus(models.TextChoices):
@@ -299,7 +319,8 @@ class PushSubscription(models.Model):
         ordering = ["created_at", "id"]
 
     def __str__(self) -> str:
-        return f"Push to {self.user} ({self.user_agent[:40]})"
+        return gettext("Push to %(user)s (%(browser)s)") % {"user": self.user,
+                                                            "browser": self.user_agent[:40]}
 
 
 class PushDigestDay(models.Model):

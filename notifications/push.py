@@ -26,6 +26,7 @@ from django.utils.translation import gettext, ngettext
 from py_vapid import Vapid
 from pywebpush import WebPushException, webpush
 
+from games.titles import engine_title
 from notifications.models import (
     EmailStatus,
     Notification,
@@ -95,9 +96,9 @@ def subscription_save(*, user, data: dict, user_agent: str = "") -> PushSubscrip
         endpoint = str(data["endpoint"])
         p256dh, auth = str(data["keys"]["p256dh"]), str(data["keys"]["auth"])
     except (KeyError, TypeError):
-        raise SubscriptionRefused("Expected {endpoint, keys: {p256dh, auth}}.") from None
+        raise SubscriptionRefused(gettext("Expected {endpoint, keys: {p256dh, auth}}.")) from None
     if len(endpoint) > 1000 or len(p256dh) > 200 or len(auth) > 100:
-        raise SubscriptionRefused("The subscription is too long to be a browser's.")
+        raise SubscriptionRefused(gettext("The subscription is too long to be a browser's."))
     try:
         check_target(endpoint)
     except WebhookRefused as refused:
@@ -142,20 +143,20 @@ def initial_status(*, has_device: bool, delivery: str) -> str:
 def payload_for(notification: Notification) -> dict:
     """What the service worker shows: a title, a line, where a tap leads."""
     from notifications.services import absolute
-    from notifications.webhooks import _sentence
+    from notifications.webhooks import _sentence, reader_language
 
     game_name = ""
     url = absolute(reverse("notifications:list"))
     if notification.game_id is not None:
-        from games.engines.registry import get_engine
-
-        game_name = f"{get_engine(notification.game.engine).name} #{notification.game_id}"
         url = absolute(reverse("games:detail", args=[notification.game_id]))
-    # The kind's label is a lazy translation: made a string in the recipient's language.
-    with translation.override(notification.user.language or settings.LANGUAGE_CODE):
+    # A push is read by its recipient: the title (the kind's lazy label), the game's name and
+    # the line in their language.
+    with translation.override(reader_language(notification.user)):
+        if notification.game_id is not None:
+            game_name = engine_title(notification.game.engine, notification.game_id)
         title = str(NotificationKind(notification.kind).label)
-    return {"title": title,
-            "body": _sentence(notification, game_name), "url": url,
+        body = _sentence(notification, game_name)
+    return {"title": title, "body": body, "url": url,
             "tag": f"{notification.kind}-{notification.game_id or notification.pk}"}
 
 

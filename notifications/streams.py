@@ -9,6 +9,8 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 
 from django.http import HttpRequest
+from django.utils import translation
+from django.utils.translation import gettext
 from django.views.decorators.http import require_GET
 
 from games import live
@@ -34,11 +36,14 @@ def notice(notification: Notification) -> dict:
     body = {"id": notification.pk, "kind": notification.kind,
             "created_at": notification.created_at.isoformat(), "facts": notification.context}
     if notification.game_id is not None:
-        from games.engines.registry import get_engine
+        from games.titles import engine_title
+        from notifications.webhooks import reader_language
 
-        body["game"] = {"id": notification.game_id,
-                        "name": f"{get_engine(notification.game.engine).name} "
-                                f"#{notification.game_id}",
+        # The player's own notice, named in their language (on the stream, in their push and
+        # in their webhooks alike).
+        with translation.override(reader_language(notification.user)):
+            name = engine_title(notification.game.engine, notification.game_id)
+        body["game"] = {"id": notification.game_id, "name": name,
                         "seat": notification.seat_number}
     return body
 
@@ -87,14 +92,16 @@ async def _user_events(user_id: int, last: int | None) -> AsyncIterator[str]:
 async def user_stream(request: HttpRequest):
     """Events named after the notification kind (`your_turn`, `game_started`, `game_finished`,
     `invitation`, `mention`, …), first a `hello` unless resuming."""
-    try:
-        user = await stream_user(request)
-        if not user.is_authenticated:
-            raise StreamRefused(401, "not_authenticated",
-                                "Sign in, or send an API token: Authorization: Bearer <token>.")
-        last = last_event_id(request)
-    except StreamRefused as refused:
-        return refused.response()
+    # Served without LocaleMiddleware: a refusal reads in the language the request asks for.
+    with translation.override(translation.get_language_from_request(request)):
+        try:
+            user = await stream_user(request)
+            if not user.is_authenticated:
+                raise StreamRefused(401, "not_authenticated", gettext(
+                    "Sign in, or send an API token: Authorization: Bearer <token>."))
+            last = last_event_id(request)
+        except StreamRefused as refused:
+            return refused.response()
     return event_stream(_user_events(user.pk, last))
 
 

@@ -30,9 +30,11 @@ import requests
 from django.conf import settings
 from django.db import transaction
 from django.urls import reverse
-from django.utils import timezone
+from django.utils import timezone, translation
+from django.utils.formats import date_format
 from django.utils.translation import gettext, gettext_lazy
 
+from accounts.templatetags.language_tags import localized_digits
 from config.celery import publish_after_commit
 from games.moderation import MODERATE_GAMES
 from notifications.models import (
@@ -43,6 +45,7 @@ from notifications.models import (
     WebhookFormat,
     WebhookStatus,
 )
+from notifications.summaries.common import comma
 
 #: Kinds a webhook may choose (the notice about webhooks themselves is not sent to them).
 WEBHOOK_KINDS = [kind for kind in NotificationKind if kind != NotificationKind.WEBHOOK_DISABLED]
@@ -152,37 +155,51 @@ def webhook_enable(*, webhook: Webhook) -> None:
 
 
 def _deadline(moment: datetime | str | None, zone) -> str:
+    """" — deadline Tue 18:00" in `zone`, in the active language (its weekday, its digits)."""
     if not moment:
         return ""
     if isinstance(moment, str):
         moment = datetime.fromisoformat(moment)
-    return f" — deadline {moment.astimezone(zone):%a %H:%M}"
+    when = localized_digits(date_format(moment.astimezone(zone), "D H:i"))
+    return gettext(" — deadline %(when)s") % {"when": when}
+
+
+def reader_language(user) -> str:
+    """The language a player's one-line notices are written in, wherever they go: their
+    choice, else the site's default. A push is read by that player; a webhook by the program
+    or the channel of the player who registered it, who chose the language it speaks."""
+    return user.language or settings.LANGUAGE_CODE
 
 
 def _sentence(notification: Notification, game_name: str) -> str:
-    """One line, as a chat channel shows it: "Alice's turn in 7 Wonders #12 — deadline Tue
-    18:00" (times in the player's time zone)."""
+    """One line, as a chat channel or a phone shows it: "Alice's turn in 7 Wonders #12 —
+    deadline Tue 18:00", in the active language (times in the player's time zone)."""
     user, facts = notification.user, notification.context
-    name = user.public_name
-    deadline = _deadline(facts.get("deadline_at"), user.zone)
+    values = {"name": user.public_name, "game": game_name,
+              "deadline": _deadline(facts.get("deadline_at"), user.zone)}
     kind = notification.kind
     if kind == NotificationKind.YOUR_TURN:
-        return f"{name}'s turn in {game_name}{deadline}"
+        return gettext("%(name)s's turn in %(game)s%(deadline)s") % values
     if kind == NotificationKind.REMINDER:
-        return f"Reminder: {name}'s move in {game_name} is due{deadline}"
+        return gettext("Reminder: %(name)s's move in %(game)s is due%(deadline)s") % values
     if kind == NotificationKind.GAME_STARTED:
-        return f"{game_name} has started" + (f": {name} moves first" if facts.get("your_move")
-                                              else "")
+        if facts.get("your_move"):
+            return gettext("%(game)s has started: %(name)s moves first") % values
+        return gettext("%(game_name)s has started") % {"game_name": game_name}
     if kind == NotificationKind.GAME_FINISHED:
-        return f"{game_name} is over"
+        return gettext("%(game_name)s is over") % {"game_name": game_name}
     if kind == NotificationKind.TIMED_OUT:
-        return f"{name} ran out of time in {game_name}"
+        return gettext("%(name)s ran out of time in %(game)s") % values
     if kind == NotificationKind.INVITATION:
-        return f"{facts.get('inviter', 'Someone')} invited {name} to {game_name}"
+        return gettext("%(inviter)s invited %(name)s to %(game)s") % {
+            **values, "inviter": facts.get("inviter") or gettext("Someone")}
     if kind == NotificationKind.MENTION:
-        return f"{facts.get('author', 'Someone')} mentioned {name} in {game_name}: " \
-               f"{facts.get('text', '')[:200]}"
-    return f"{NotificationKind(kind).label}: {facts.get('text', '')[:200]}".rstrip(": ")
+        return gettext("%(author)s mentioned %(name)s in %(game)s: %(text)s") % {
+            **values, "author": facts.get("author") or gettext("Someone"),
+            "text": facts.get("text", "")[:200]}
+    label = str(NotificationKind(kind).label)
+    text = facts.get("text", "")[:200]
+    return gettext("%(kind)s: %(text)s") % {"kind": label, "text": text} if text else label
 
 
 def _formatted(webhook: Webhook, text: str, json_body: dict) -> dict:
@@ -203,7 +220,8 @@ def payload_for(notification: Notification, webhook: Webhook) -> dict:
     game_name = body.get("game", {}).get("name", "")
     if "game" in body:
         body["game"]["url"] = absolute(reverse("games:detail", args=[notification.game_id]))
-    text = _sentence(notification, game_name)
+    with translation.override(reader_language(webhook.user)):
+        text = _sentence(notification, game_name)
     return _formatted(webhook, text, {"event": notification.kind, "text": text,
                                       "notification": body,
                                       "player": notification.user.public_name})
@@ -245,28 +263,40 @@ def queue_for_many(notifications: list[Notification]) -> int:
 
 
 def _names(names: list[str]) -> str:
-    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
+    """"Ann, Bo and Cy" in the active language."""
+    if len(names) == 1:
+        return names[0]
+    return gettext("%(names)s and %(last)s") % {"names": comma().join(names[:-1]),
+                                                "last": names[-1]}
 
 
 def _game_sentence(kind: str, facts: dict, zone) -> str:
-    """"Alice's turn in 7 Wonders #12 — deadline Tue 18:00", in the registering player's time
-    zone."""
+    """"Alice's turn in 7 Wonders #12 — deadline Tue 18:00", in the active language and the
+    registering player's time zone."""
     title = facts["game"]["name"]
     awaiting = facts.get("awaiting", [])
     names = [seat["player"] for seat in awaiting]
     deadlines = [seat["deadline_at"] for seat in awaiting if seat["deadline_at"]]
     deadline = _deadline(min(deadlines), zone) if deadlines else ""
+    values = {"game": title, "deadline": deadline, "names": _names(names) if names else ""}
     if kind == "turn":
         if len(names) == 1:
-            return f"{names[0]}'s turn in {title}{deadline}"
-        return f"{_names(names)} to move in {title}{deadline}"
+            return gettext("%(name)s's turn in %(game)s%(deadline)s") % {**values,
+                                                                          "name": names[0]}
+        return gettext("%(names)s to move in %(game)s%(deadline)s") % values
     if kind == "game_started":
-        return f"{title} has started" + (f": {_names(names)} to move{deadline}" if names else "")
+        if names:
+            return gettext("%(game)s has started: %(names)s to move%(deadline)s") % values
+        return gettext("%(game_name)s has started") % {"game_name": title}
     if kind == "game_finished":
         winners = [row["player"] for row in facts.get("standings", []) if row["winner"]]
-        return f"{title} is over" + (f": {_names(winners)} won" if winners else "")
+        if winners:
+            return gettext("%(game)s is over: %(names)s won") % {**values,
+                                                                 "names": _names(winners)}
+        return gettext("%(game_name)s is over") % {"game_name": title}
     chat = facts["chat"]
-    return f"{chat['author']} in {title}: {chat['text'][:200]}"
+    return gettext("%(author)s in %(game)s: %(text)s") % {
+        "author": chat["author"], "game": title, "text": chat["text"][:200]}
 
 
 def _game_facts(game, kind: str, chat_message=None) -> dict:
@@ -312,8 +342,11 @@ def queue_for_game(*, game, kind: str, seats: list[int] | None = None,
         return 0
     facts = _game_facts(game, kind, chat_message)
     for webhook in webhooks:
-        text = _game_sentence(kind, facts, webhook.user.zone)
-        _queue(webhook, kind, _formatted(webhook, text, {"event": kind, "text": text, **facts}))
+        with translation.override(reader_language(webhook.user)):
+            # The game named in the registering player's language, in the line and the facts.
+            read = {**facts, "game": {**facts["game"], "name": game.title}}
+            text = _game_sentence(kind, read, webhook.user.zone)
+        _queue(webhook, kind, _formatted(webhook, text, {"event": kind, "text": text, **read}))
     return len(webhooks)
 
 

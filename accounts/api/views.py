@@ -77,8 +77,8 @@ class ObtainTokenView(APIView):
             wait = settings.LOGIN_FAILURE_WINDOW_SECONDS
             return Response(
                 error_body("too_many_login_attempts",
-                           "Too many failed login attempts: this login is locked for a while, "
-                           "even with the right password. Try again later.",
+                           gettext("Too many failed login attempts: this login is locked for a "
+                                   "while, even with the right password. Try again later."),
                            {"retry_after_seconds": wait}),
                 status=status.HTTP_429_TOO_MANY_REQUESTS, headers={"Retry-After": str(wait)},
             )

@@ -9,6 +9,7 @@ from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.core.exceptions import RequestDataTooBig
 from django.db import DatabaseError, InterfaceError, OperationalError
 from django.http import Http404, JsonResponse
+from django.utils.translation import gettext
 from django.views import defaults
 from rest_framework import exceptions, status
 from rest_framework.response import Response
@@ -46,21 +47,22 @@ def _first_message(detail) -> str:
         for field, value in detail.items():
             text = _first_message(value)
             return text if field in ("non_field_errors", "detail") else f"{field}: {text}"
-        return "Invalid input."
+        return gettext("Invalid input.")
     if isinstance(detail, list):
-        return _first_message(detail[0]) if detail else "Invalid input."
+        return _first_message(detail[0]) if detail else gettext("Invalid input.")
     return str(detail)
 
 
 def _database_unavailable_body() -> dict:
     return error_body("database_unavailable",
-                      "The service cannot reach its database right now; nothing was changed. "
-                      "Try again in a moment.",
+                      gettext("The service cannot reach its database right now; nothing was "
+                              "changed. Try again in a moment."),
                       {"retry_after_seconds": RETRY_AFTER_SECONDS})
 
 
 def _server_error_body() -> dict:
-    return error_body("server_error", "Something went wrong on our side; it has been logged.")
+    return error_body("server_error",
+                      gettext("Something went wrong on our side; it has been logged."))
 
 
 def exception_handler(exc, context):
@@ -95,7 +97,8 @@ def exception_handler(exc, context):
     response.data = body
     malformed = isinstance(exc, exceptions.ParseError)
     if response.status_code == status.HTTP_400_BAD_REQUEST and malformed:
-        response.data["message"] = f"The request body is not valid JSON: {exc.detail}"
+        response.data["message"] = gettext("The request body is not valid JSON: %(problem)s") % {
+            "problem": exc.detail}
     return response
 
 
@@ -108,21 +111,23 @@ def _is_api(request) -> bool:
 
 def page_not_found(request, exception):
     if _is_api(request):
-        return JsonResponse(error_body("not_found", "There is nothing at this address."),
+        return JsonResponse(error_body("not_found", gettext("There is nothing at this address.")),
                             status=404)
     return defaults.page_not_found(request, exception)
 
 
 def bad_request(request, exception):
     if _is_api(request):
-        return JsonResponse(error_body("bad_request", "The request could not be understood."),
+        return JsonResponse(error_body("bad_request",
+                                       gettext("The request could not be understood.")),
                             status=400)
     return defaults.bad_request(request, exception)
 
 
 def permission_denied(request, exception):
     if _is_api(request):
-        return JsonResponse(error_body("permission_denied", "You may not do that."), status=403)
+        return JsonResponse(error_body("permission_denied", gettext("You may not do that.")),
+                            status=403)
     return defaults.permission_denied(request, exception)
 
 

@@ -33,13 +33,15 @@ def player_filters(games, params):
     engine = params.get("engine")
     if engine:
         if engine not in {item.slug for item in all_engines()}:
-            raise ValidationError({"engine": f"Unknown game {engine!r}."})
+            raise ValidationError({"engine": gettext("Unknown game %(slug)s.") % {
+                "slug": repr(engine)}})
         games = games.filter(engine=engine)
     username = params.get("player")
     if username:
         player = get_user_model().objects.filter(username=username, is_active=True).first()
         if player is None:
-            raise ValidationError({"player": f"There is no player {username!r}."})
+            raise ValidationError({"player": gettext("There is no player %(username)s.") % {
+                "username": repr(username)}})
         games = games.filter(seats__user=player)
     if params.get("status") == GameStatus.FINISHED:
         games = games.order_by("-finished_at", "-id")

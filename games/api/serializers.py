@@ -30,6 +30,7 @@ from games.models import (
 )
 from games.names import seat_names
 from games.texts import entry_text, reader_language
+from games.titles import engine_name
 
 
 class ModelSerializer(serializers.ModelSerializer):
@@ -290,8 +291,7 @@ class GameSummarySerializer(ModelSerializer):
                 for row in profiles.result_rows(game)]
 
     def get_engine_name(self, game) -> str:
-        engines = {engine.slug: engine.name for engine in all_engines()}
-        return engines.get(game.engine, game.engine)
+        return engine_name(game.engine)
 
     def get_time_per_move(self, game) -> int:
         return int(game.time_per_move.total_seconds())

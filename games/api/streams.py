@@ -17,6 +17,8 @@ from typing import Any
 from django.conf import settings
 from django.core.handlers.asgi import ASGIRequest
 from django.http import HttpRequest, JsonResponse, StreamingHttpResponse
+from django.utils import translation
+from django.utils.translation import gettext
 from django.views.decorators.http import require_GET
 from rest_framework import exceptions
 
@@ -49,7 +51,7 @@ def _token_user(request: HttpRequest):
         raise StreamRefused(401, "authentication_failed", str(failure.detail)) from None
     if found and not has_scope(found[1], "read"):
         raise StreamRefused(403, "insufficient_scope",
-                            "This token lacks the 'read' scope a stream needs.")
+                            gettext("This token lacks the 'read' scope a stream needs."))
     return found[0] if found else None
 
 
@@ -59,7 +61,8 @@ async def stream_user(request: HttpRequest):
     so that clients (the game page) fall back to polling."""
     if not isinstance(request, ASGIRequest):
         raise StreamRefused(503, "streams_unavailable",
-                            "Event streams need the ASGI server; poll the game instead.")
+                            gettext("Event streams need the ASGI server; poll the game "
+                                    "instead."))
     # Served without middleware (config/asgi.py): the host is checked here, and the session
     # read here, as SessionMiddleware and AuthenticationMiddleware would.
     request.get_host()
@@ -89,9 +92,10 @@ def last_event_id(request: HttpRequest) -> int | None:
     try:
         value = int(raw)
     except ValueError:
-        raise StreamRefused(400, "invalid", "Last-Event-ID must be a whole number.") from None
+        raise StreamRefused(400, "invalid",
+                            gettext("Last-Event-ID must be a whole number.")) from None
     if value < 0:
-        raise StreamRefused(400, "invalid", "Last-Event-ID must not be negative.")
+        raise StreamRefused(400, "invalid", gettext("Last-Event-ID must not be negative."))
     return value
 
 
@@ -133,7 +137,7 @@ def _game_start(game_id: int, user) -> dict:
 
     game = Game.objects.prefetch_related("seats").filter(pk=game_id).first()
     if game is None or not selectors.can_view(game, user):
-        raise StreamRefused(404, "not_found", "There is no such game.")
+        raise StreamRefused(404, "not_found", gettext("There is no such game."))
     seat = selectors.viewer_seat_number(game, user)
     return {
         "seat": seat,
@@ -224,11 +228,13 @@ async def game_stream(request: HttpRequest, game_id: int):
     the viewer may see it), `move` (each log entry: its text for this viewer, the awaited
     seats), `status` (joins, start, abort without a log entry), `end` (then the stream closes).
     The `id` of each `snapshot` and `move` is the game version."""
-    try:
-        user = await stream_user(request)
-        last = last_event_id(request)
-        game_id = int(game_id)
-        start = await live.db_call(_game_start)(game_id, user)
-    except StreamRefused as refused:
-        return refused.response()
+    # Served without LocaleMiddleware: a refusal reads in the language the request asks for.
+    with translation.override(translation.get_language_from_request(request)):
+        try:
+            user = await stream_user(request)
+            last = last_event_id(request)
+            game_id = int(game_id)
+            start = await live.db_call(_game_start)(game_id, user)
+        except StreamRefused as refused:
+            return refused.response()
     return event_stream(_game_events(game_id, start["seat"], start["snapshot"], last))

@@ -126,7 +126,8 @@ class GameViewSet(GamePlayersMixin, mixins.ListModelMixin, mixins.RetrieveModelM
         params = self.request.query_params
         status_filter = params.get("status")
         if status_filter and status_filter not in GameStatus.values:
-            raise ValidationError({"status": f"Must be one of {', '.join(GameStatus.values)}."})
+            raise ValidationError({"status": gettext("Must be one of %(values)s.") % {
+                "values": ", ".join(GameStatus.values)}})
         games = selectors.game_list(
             user=self.request.user,
             status=status_filter,
@@ -327,7 +328,7 @@ class GameViewSet(GamePlayersMixin, mixins.ListModelMixin, mixins.RetrieveModelM
         try:
             serializer.is_valid(raise_exception=True)
             if key is not None and not 1 <= len(key) <= 128:
-                raise ValidationError({"Idempotency-Key": "Must be 1 to 128 characters."})
+                raise ValidationError({"Idempotency-Key": gettext("Must be 1 to 128 characters.")})
             # In the caller's language (a token's user, whom the middleware does not see, too):
             # a refusal's reason reads in it.
             with translation.override(reader_language(request)):
@@ -405,7 +406,7 @@ class GameViewSet(GamePlayersMixin, mixins.ListModelMixin, mixins.RetrieveModelM
         since = request.query_params.get("since")
         if since is not None and (not since.isascii() or not since.isdigit() or len(since) > 12):
             self.get_object()  # 404 for a game the caller may not see, whatever else is wrong
-            raise ValidationError({"since": "Must be a sequence number (0 or more)."})
+            raise ValidationError({"since": gettext("Must be a sequence number (0 or more).")})
         _, etag, unchanged = self._validator(request, "log")
         if unchanged is not None:
             return unchanged
@@ -465,7 +466,8 @@ class MyGamesView(generics.ListAPIView):
         params = self.request.query_params
         status_filter = params.get("status")
         if status_filter and status_filter not in GameStatus.values:
-            raise ValidationError({"status": f"Must be one of {', '.join(GameStatus.values)}."})
+            raise ValidationError({"status": gettext("Must be one of %(values)s.") % {
+                "values": ", ".join(GameStatus.values)}})
         user = self.request.user
         games = selectors.game_list(user=user, mine=True, status=status_filter,
                                     awaiting_me=params.get("awaiting", "").lower() in TRUE_WORDS)

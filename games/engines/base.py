@@ -34,7 +34,13 @@ class IllegalAction(EngineError):
 
 
 class InvalidOptions(EngineError):
-    """The game options or player count are not acceptable for this engine."""
+    """The game options, the player count or standing orders are not acceptable for this
+    engine. As with IllegalAction: the message in English words, and `text`, the same reason
+    as a text of the engine's catalog, which the service renders in the requester's language."""
+
+    def __init__(self, message: str, text: Text | None = None) -> None:
+        super().__init__(message)
+        self.text = text
 
 
 class SeededRandom:
@@ -161,7 +167,7 @@ class Engine(ABC):
 
     def resolve(self, state: State) -> State:
         """Run the due system step. Raises IllegalAction when nothing is due."""
-        raise IllegalAction("Nothing is waiting to be resolved.")
+        raise IllegalAction("Nothing is waiting to be resolved.", text("refuse_nothing_to_resolve"))
 
     def reveals(self, before: State, seat: int, action: Action, after: State) -> bool:
         """Whether `seat` taking `action` in `before` (giving `after`) revealed information that
@@ -286,36 +292,48 @@ class Engine(ABC):
         """Checks the player count and options against the descriptions; returns the options with
         every default filled in. Raises InvalidOptions with a reason a person can act on."""
         if isinstance(num_players, bool) or not isinstance(num_players, int):
-            raise InvalidOptions("The number of players must be a whole number.")
+            raise InvalidOptions("The number of players must be a whole number.",
+                                 text("options_players_whole"))
         if not self.min_players <= num_players <= self.max_players:
             if self.min_players == self.max_players:
                 span = f"exactly {self.min_players}"
             else:
                 span = f"{self.min_players} to {self.max_players}"
-            raise InvalidOptions(f"{self.name} is played by {span} players, not {num_players}.")
+            raise InvalidOptions(
+                f"This game is played by {span} players, not {num_players}.",
+                text("options_players_exactly", players=self.min_players, count=num_players)
+                if self.min_players == self.max_players else
+                text("options_players_span", low=self.min_players, high=self.max_players,
+                     count=num_players))
         options = {} if options is None else options
         if not isinstance(options, dict):
-            raise InvalidOptions("Options must be an object of name: value pairs.")
+            raise InvalidOptions("Options must be an object of name: value pairs.",
+                                 text("options_not_object"))
         known = {option["name"]: option for option in self.options}
         unknown = sorted(set(options) - set(known))
         if unknown:
-            raise InvalidOptions(f"Unknown option(s) for {self.name}: {', '.join(unknown)}.")
+            raise InvalidOptions(f"Unknown option(s) for this game: {', '.join(unknown)}.",
+                                 text("options_unknown", names=", ".join(map(str, unknown))))
         normalised: dict[str, Any] = {}
         for name, option in known.items():
             value = options.get(name, option["default"])
             kind = option["kind"]
             if kind == "choice" and value not in option["choices"]:
                 choices = ", ".join(str(choice) for choice in option["choices"])
-                raise InvalidOptions(f"Option {name} must be one of: {choices}.")
+                raise InvalidOptions(f"Option {name} must be one of: {choices}.",
+                                     text("options_choice", option=name, choices=choices))
             if kind == "bool" and not isinstance(value, bool):
-                raise InvalidOptions(f"Option {name} must be true or false.")
+                raise InvalidOptions(f"Option {name} must be true or false.",
+                                     text("options_bool", option=name))
             if kind == "int":
                 if isinstance(value, bool) or not isinstance(value, int):
-                    raise InvalidOptions(f"Option {name} must be a whole number.")
+                    raise InvalidOptions(f"Option {name} must be a whole number.",
+                                         text("options_whole", option=name))
                 if not option.get("min", value) <= value <= option.get("max", value):
                     raise InvalidOptions(
-                        f"Option {name} must be between {option['min']} and {option['max']}."
-                    )
+                        f"Option {name} must be between {option['min']} and {option['max']}.",
+                        text("options_range", option=name, low=option["min"],
+                             high=option["max"]))
             normalised[name] = value
         return normalised
 
@@ -324,12 +342,14 @@ class Engine(ABC):
         filled in (only the given ones when `partial`). Raises InvalidOptions with a reason."""
         orders = {} if orders is None else orders
         if not isinstance(orders, dict):
-            raise InvalidOptions("Standing orders must be an object of name: value pairs.")
+            raise InvalidOptions("Standing orders must be an object of name: value pairs.",
+                                 text("orders_not_object"))
         known = {order["name"]: order for order in self.standing_orders}
         unknown = sorted(set(orders) - set(known))
         if unknown:
             raise InvalidOptions(
-                f"Unknown standing order(s) for {self.name}: {', '.join(map(str, unknown))}.")
+                f"Unknown standing order(s) for this game: {', '.join(map(str, unknown))}.",
+                text("orders_unknown", names=", ".join(map(str, unknown))))
         normalised: dict[str, Any] = {}
         for name, order in known.items():
             if partial and name not in orders:
@@ -337,7 +357,8 @@ class Engine(ABC):
             value = orders.get(name, order["default"])
             values = [choice["value"] for choice in order["choices"]]
             if not isinstance(value, str) or value not in values:
-                raise InvalidOptions(f"Standing order {name} must be one of: {', '.join(values)}.")
+                raise InvalidOptions(f"Standing order {name} must be one of: {', '.join(values)}.",
+                                     text("orders_choice", order=name, choices=", ".join(values)))
             normalised[name] = value
         return normalised
 
@@ -346,7 +367,8 @@ class Engine(ABC):
         if self.is_over(state):
             raise IllegalAction(GAME_OVER, text("refuse_game_over"))
         if seat not in self.active_seats(state):
-            raise IllegalAction(f"It is not seat {seat}'s turn to act.")
+            raise IllegalAction(f"It is not seat {seat}'s turn to act.",
+                                text("refuse_not_turn", who=seat))
 
 
 #: Deeper JSON than any engine's action is refused before it is serialised (a bomb of nested

@@ -36,7 +36,28 @@ SHARED_MESSAGES = {"sentences": "{sentences}", "literal": "{text}", "category": 
                    "refuse_game_over": "The game is over.",
                    "refuse_not_object": "An action must be a JSON object.",
                    "refuse_too_deep": "That action is nested too deeply to be any legal action.",
-                   "refuse_not_json": "An action must contain only JSON values."}
+                   "refuse_not_json": "An action must contain only JSON values.",
+                   "refuse_not_turn": "It is not {who}'s turn to act.",
+                   "refuse_nothing_to_resolve": "Nothing is waiting to be resolved.",
+                   "refuse_nothing_to_decide": "{seat} has nothing to decide now.",
+                   "refuse_empty_seed": "A game needs a non-empty seed.",
+                   # Options and standing orders refused (Engine.validate_options and
+                   # validate_orders); names and values are what the request sent.
+                   "options_players_whole": "The number of players must be a whole number.",
+                   "options_players_exactly":
+                       "This game is played by exactly {players} players, not {count}.",
+                   "options_players_span":
+                       "This game is played by {low} to {high} players, not {count}.",
+                   "options_not_object": "Options must be an object of name: value pairs.",
+                   "options_unknown": "Unknown option(s) for this game: {names}.",
+                   "options_choice": "Option {option} must be one of: {choices}.",
+                   "options_bool": "Option {option} must be true or false.",
+                   "options_whole": "Option {option} must be a whole number.",
+                   "options_range": "Option {option} must be between {low} and {high}.",
+                   "orders_not_object":
+                       "Standing orders must be an object of name: value pairs.",
+                   "orders_unknown": "Unknown standing order(s) for this game: {names}.",
+                   "orders_choice": "Standing order {order} must be one of: {choices}."}
 #: Shared texts that are only their parameters, so there is nothing to translate.
 _BARE = {"sentences", "literal", "category"}
 SHARED_SEPARATORS = {"sentences": " "}

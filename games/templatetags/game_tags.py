@@ -7,6 +7,7 @@ from django.utils.translation import gettext, ngettext
 
 from games.names import with_names
 from games.texts import component_name
+from games.titles import engine_name as engine_display_name
 
 register = template.Library()
 
@@ -24,6 +25,12 @@ def duration_words(value: timedelta) -> str:
         (hours, ngettext("%(count)s hour", "%(count)s hours", hours)),
         (minutes, ngettext("%(count)s minute", "%(count)s minutes", minutes))) if amount]
     return " ".join(parts) or gettext("no time")
+
+
+@register.filter
+def engine_name(slug: str) -> str:
+    """The engine's name in the reader's language ("Stone Age", "عصر حجر", "石器时代")."""
+    return engine_display_name(slug)
 
 
 @register.filter

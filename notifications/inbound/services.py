@@ -25,8 +25,10 @@ from django.conf import settings
 from django.db import IntegrityError, InterfaceError, OperationalError, transaction
 from django.template.loader import render_to_string
 from django.utils import timezone, translation
+from django.utils.formats import date_format
 from django.utils.translation import gettext, gettext_lazy
 
+from accounts.templatetags.language_tags import localized_digits
 from config.celery import publish_after_commit
 from notifications.inbound import context as play
 from notifications.inbound import tokens, trust
@@ -322,7 +324,8 @@ def _refuse_stranger(inbound: InboundMessage, reason: str, explanation: str,
     if blocked:
         _refuse_unanswered(inbound, reason, explanation, blocked)
     _send(inbound, to=inbound.sender, context={
-        "status": InboundStatus.REFUSED, "reason": reason, "headline": "Nothing was played",
+        "status": InboundStatus.REFUSED, "reason": reason,
+        "headline": gettext("Nothing was played"),
         "explanation": [explanation], "stranger": True,
         "site_url": settings.SITE_URL,
     })
@@ -410,10 +413,11 @@ def _process(inbound: InboundMessage, message: AnymailInboundMessage,
         trust.header_verdicts(message) + list(provider_verdicts))
     if failure:
         _refuse_stranger(inbound, "auth_failed",
-                         "Your email failed the sender checks of the mail system (" + failure +
-                         "), so we cannot tell it came from you and nothing was played. If you "
-                         "sent it, send it again directly (not forwarded), or play on the "
-                         "website.", now)
+                         gettext("Your email failed the sender checks of the mail system "
+                                 "(%(failure)s), so we cannot tell it came from you and nothing "
+                                 "was played. If you sent it, send it again directly (not "
+                                 "forwarded), or play on the website.") % {"failure": failure},
+                         now)
     text = reply_text(message, play_address=tokens.play_address())
     inbound.text = "\n".join(text.lines)[:5000]
     if not tokens.play_address():
@@ -540,8 +544,11 @@ def _switch_forced_moves(inbound, game, user, now, *, on: bool) -> None:
 
 
 def _quote(line: str, advice: str) -> str:
-    return f'Your answer began with "{line[:80]}". {advice}' if line else (
-        f"Your answer had no text of its own (only quoted text or a signature). {advice}")
+    if line:
+        return gettext('Your answer began with "%(line)s". %(advice)s') % {
+            "line": line[:80], "advice": advice}
+    return gettext("Your answer had no text of its own (only quoted text or a signature). "
+                   "%(advice)s") % {"advice": advice}
 
 
 def _same_choices_then(game, user, version: int, choices_now: list[Choice]) -> bool:
@@ -582,7 +589,7 @@ def _answer_choices(inbound, game, user, now, command: Command, claims, choices,
         if offset >= len(choices):
             offset = 0
     _answer_player(inbound, game, user, now, status=InboundStatus.ANSWERED, reason=command.kind,
-                   headline="More choices" if offset else "Your choices",
+                   headline=gettext("More choices") if offset else gettext("Your choices"),
                    explanation=stale_note, offset=offset)
 
 
@@ -657,7 +664,8 @@ def _ask_which(inbound, game, user, now, command: Command, candidates: list[Choi
                        reason="ambiguous", headline=gettext("Which one did you mean: %(named)s?")
                                                         % {"named": named},
                        explanation=explanation, selected=candidates, filter_text=named)
-    explanation.append(f"Your choices are numbered 1 to {len(choices)}.")
+    explanation.append(gettext("Your choices are numbered 1 to %(count)s.")
+                       % {"count": localized_digits(len(choices))})
     _answer_player(inbound, game, user, now, status=InboundStatus.ANSWERED, reason="ambiguous",
                    headline=gettext("Which one did you mean?"), explanation=explanation)
 
@@ -695,8 +703,8 @@ def _play(inbound, game, user, now, choice: Choice, stale: bool) -> None:
                        reason="not_allowed", headline=gettext("You cannot move in this game now"),
                        explanation=[error.message, gettext("Nothing was played.")])
     inbound.action_sequence = result.outcome["sequence"]
-    note = (["Other players moved meanwhile, but your choices were exactly the ones that email "
-             "listed, so your move stands."] if stale else [])
+    note = ([gettext("Other players moved meanwhile, but your choices were exactly the ones "
+                     "that email listed, so your move stands.")] if stale else [])
     played = message_text(game.engine, result.text, names=seat_names(game)) \
         if result.text is not None else ""
     _answer_player(inbound, game, user, now, status=InboundStatus.APPLIED, reason="move",
@@ -716,12 +724,17 @@ def _repeated(message_id: str, now: datetime) -> InboundMessage:
     first_reply = original.replies.order_by("created_at").first()
     if (original.duplicates == 1 and first_reply is not None
             and _refusal_blocked(first_reply.to, now) != "unconfirmed"):
-        when = timezone.localtime(original.received_at).strftime("%d %B %Y, %H:%M %Z")
-        context = {"status": "duplicate", "reason": "duplicate",
-                   "headline": "We already had this email",
-                   "explanation": [f"This message arrived before, on {when}, and was handled "
-                                   f"then ({original.get_status_display().lower()}). Nothing "
-                                   "was changed this time."],
+        # Told in the player's language, as the first answer was (a stranger: the site's).
+        with translation.override(original.user.language if original.user_id
+                                  and original.user.language else settings.LANGUAGE_CODE):
+            when = localized_digits(date_format(timezone.localtime(original.received_at),
+                                                "DATETIME_FORMAT"))
+            headline = gettext("We already had this email")
+            explanation = gettext("This message arrived before, on %(when)s, and was handled "
+                                  "then (%(status)s). Nothing was changed this time.") % {
+                "when": when, "status": original.get_status_display().lower()}
+        context = {"status": "duplicate", "reason": "duplicate", "headline": headline,
+                   "explanation": [explanation],
                    "stranger": True, "site_url": settings.SITE_URL}
         _send(original, to=first_reply.to, context=context)
     return original

@@ -190,6 +190,9 @@ def test_the_site_is_installable_manifest_and_service_worker():
     assert {"192x192", "512x512"} <= sizes
     for icon in body["icons"]:
         assert client.get(icon["src"]).status_code == 200
+    persian = client.get("/manifest.webmanifest", HTTP_ACCEPT_LANGUAGE="fa").json()
+    assert persian["lang"] == "fa" and persian["dir"] == "rtl"
+    assert persian["description"] == "بازی‌های رومیزی سنگین، آرام بازی‌شده: روزی یک نوبت."
     worker = client.get("/sw.js")
     assert worker["Content-Type"].startswith("text/javascript")
     assert worker["Service-Worker-Allowed"] == "/"

@@ -180,6 +180,11 @@ def test_streams_accept_session_and_token_and_refuse_everyone_else(asgi_server):
     assert no_user.status == 401 and no_user.body()["code"] == "not_authenticated"
     bad_resume = SSEStream(url, {**auth(token_of(users[1])), "Last-Event-ID": "yesterday"})
     assert bad_resume.status == 400 and bad_resume.body()["code"] == "invalid"
+    # A refusal reads in the language the request asks for (no middleware runs here).
+    persian = SSEStream(url, {**auth(token_of(UserFactory())), "Accept-Language": "fa"})
+    assert persian.status == 404 and persian.body()["message"] == "چنین بازی‌ای وجود ندارد."
+    italian = SSEStream(f"{asgi_server}/api/v1/stream/events", {"Accept-Language": "it"})
+    assert italian.status == 401 and italian.body()["message"].startswith("Accedi")
 
 
 @pytest.mark.django_db(transaction=True)

@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from games.engines.base import Engine, IllegalAction, InvalidOptions, require_choice
+from games.engines.texts import text
 
 from . import bot, orders, rules, scoring, texts, versions, view
 
@@ -49,7 +50,8 @@ class CavernaEngine(Engine):
         self, num_players: int, seed: str, options: dict[str, Any] | None, rules_version: int
     ) -> dict:
         if rules_version > versions.RULES_VERSION:
-            raise InvalidOptions(f"Caverna has no rules version {rules_version} yet.")
+            raise InvalidOptions(f"Caverna has no rules version {rules_version} yet.",
+                                 text("cv.options_no_version", version=rules_version))
         normalised = self.validate_options(num_players, options)
         # Versions 1 and 2 have no rules of their own left: their logs were re-recorded at 3.
         version = max(rules_version, versions.LEGACY_VERSION)
@@ -107,12 +109,14 @@ class CavernaEngine(Engine):
 
     def timeout_action(self, state: dict, seat: int) -> dict:
         if seat not in self.active_seats(state):
-            raise IllegalAction(f"Seat {seat} has nothing to decide.")
+            raise IllegalAction(f"Seat {seat} has nothing to decide now.",
+                                text("refuse_nothing_to_decide", seat=seat))
         return bot.timeout_action(state, seat)
 
     def bot_action(self, state: dict, seat: int) -> dict:
         if seat not in self.active_seats(state):
-            raise IllegalAction(f"Seat {seat} has nothing to decide.")
+            raise IllegalAction(f"Seat {seat} has nothing to decide now.",
+                                text("refuse_nothing_to_decide", seat=seat))
         return bot.bot_action(state, seat)
 
     def is_over(self, state: dict) -> bool:

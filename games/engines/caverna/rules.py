@@ -14,6 +14,7 @@ from typing import Any
 
 from games.engines.base import IllegalAction, SeededRandom, new_rng_state
 from games.engines.fastcopy import deep_copy
+from games.engines.texts import text
 
 from . import animals as animal_rules
 from . import board as B
@@ -255,7 +256,7 @@ def has(p: dict[str, Any], cost: dict[str, int]) -> bool:
 def pay(p: dict[str, Any], cost: dict[str, int]) -> None:
     for g, v in cost.items():
         if p["supply"][g] < v:
-            raise IllegalAction(f"Not enough {g}.")
+            raise IllegalAction(f"Not enough {g}.", text("cv.refuse_not_enough", good=g))
         p["supply"][g] -= v
 
 
@@ -1434,4 +1435,4 @@ def apply_action(state: State, seat: int, action: dict[str, Any]) -> None:
         if not task["spaces"]:
             stack.pop()
     else:  # pragma: no cover
-        raise IllegalAction("Unknown action.")
+        raise IllegalAction("Unknown action.", text("cv.refuse_unknown"))

@@ -114,6 +114,19 @@ MESSAGES: dict[str, Any] = {
     "cv.log_begging": "{seat} took {n} begging marker(s).",
     # A placement queued while waiting (orders.queue_suggestions).
     "cv.queue_place": "A dwarf on {space}",
+    # Refusals of a move (rules.py), in the player's words.
+    "cv.refuse_not_enough": "Not enough {good}.",
+    "cv.refuse_unknown": "Unknown action.",
+    # Options refused (CavernaEngine.new_game_at_version).
+    "cv.options_no_version": "Caverna has no rules version {version} yet.",
+    # The words of the view's own numbers, by their path in a player's entry ("*": any key,
+    # the parameter), for the preview of a move (games.board): "wood: 3 → 1".
+    "cv.field.supply.*": "{good}",
+    "cv.field.animals.*": "{good}",
+    "cv.field.armed": "armed dwarfs",
+    "cv.field.begging": "begging markers",
+    "cv.field.family_limit": "room for dwarfs",
+    "cv.field.stables_left": "stables left",
 }
 #: The decision at hand, by its task (the view's "decision").
 DECISIONS = {
@@ -141,7 +154,7 @@ DECISIONS = {
 MESSAGES.update({f"cv.decision_{kind}": wording for kind, wording in DECISIONS.items()})
 _BARE_KEYS = frozenset({"cv.space_name", "cv.tile_name", "cv.loot_name", "cv.good_name",
                         "cv.cell", "cv.cell_short", "cv.effect", "cv.effect_legacy",
-                        "cv.goods"})
+                        "cv.goods", "cv.field.supply.*", "cv.field.animals.*"})
 #: A home-board cell's kind as its label names it (a furnished cavern reads as its tile).
 CELL_LABELS = {
     "forest": "Forest",
@@ -197,7 +210,8 @@ CATEGORY_NAMES = {row: row.replace("_", " ").capitalize() for row in scoring.CAT
 CATALOG = Catalog(
     domain="caverna",
     messages=MESSAGES,
-    kinds={"seat": "seat", "space": "space", "furnishing": "furnishing", "loot": "loot",
+    kinds={"seat": "seat", "who": "seat_lower", "space": "space", "furnishing": "furnishing",
+           "loot": "loot",
            "landscape": "landscape", "landscapes": "landscape", "landscape_id": "landscape_id",
            "good": "good", "subs": "good_id", "crop": "good_id", "with": "good_id",
            "animals": "good_id", "category": "category", "cell": "cell", "short": "cell_short",

@@ -252,7 +252,8 @@ class SevenWondersEngine(Engine):
         if state["phase"] == "over":
             raise IllegalAction(GAME_OVER, text("refuse_game_over"))
         if not self._valid_seat(state, seat):
-            raise IllegalAction(f"There is no seat {seat!r} in this game.")
+            raise IllegalAction(f"There is no seat {seat!r} in this game.", text(
+                "sw.refuse_no_seat", number=seat if type(seat) is int else repr(seat)))
         if not isinstance(action, dict):
             raise not_an_object()
         phase = state["phase"]
@@ -280,7 +281,8 @@ class SevenWondersEngine(Engine):
                 new["free_city"] = {**state["free_city"], "pick": None}
             return new
         if seat not in self.active_seats(state):
-            raise IllegalAction(f"It is not seat {seat}'s turn to act.")
+            raise IllegalAction(f"It is not seat {seat}'s turn to act.",
+                                text("refuse_not_turn", who=seat))
         action = match_legal(action, self.legal_actions(state, seat))
         new = copy_state(state)
         if phase == "setup":
@@ -331,7 +333,8 @@ class SevenWondersEngine(Engine):
 
     def resolve(self, state: State) -> State:
         if not self.ready_to_resolve(state):
-            raise IllegalAction("Not every seat has picked a card yet.")
+            raise IllegalAction("Not every seat has picked a card yet.",
+                                text("sw.refuse_picks_missing"))
         new = copy_state(state)
         players = new["players"]
         count = new["num_players"]
@@ -461,7 +464,8 @@ class SevenWondersEngine(Engine):
     def timeout_action(self, state: State, seat: int) -> dict[str, Any]:
         legal = self.legal_actions(state, seat)
         if not legal:
-            raise IllegalAction(f"Seat {seat} has nothing to do now.")
+            raise IllegalAction(f"Seat {seat} has nothing to decide now.",
+                                text("refuse_nothing_to_decide", seat=seat))
         for action in legal:
             if action["type"] == "discard":
                 return action
@@ -470,7 +474,8 @@ class SevenWondersEngine(Engine):
     def bot_action(self, state: State, seat: int) -> dict[str, Any]:
         legal = self.legal_actions(state, seat)
         if not legal:
-            raise IllegalAction(f"Seat {seat} has nothing to do now.")
+            raise IllegalAction(f"Seat {seat} has nothing to decide now.",
+                                text("refuse_nothing_to_decide", seat=seat))
         return bot.choose(state, seat, legal)
 
     # ----- the end --------------------------------------------------------------------------

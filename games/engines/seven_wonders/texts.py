@@ -120,6 +120,21 @@ MESSAGES: dict[str, Any] = {
     "sw.refuse_use": "That is not a way to use {card} now: choose one of the listed payments "
                      "(you may buy only what your city lacks, only from what your neighbours' "
                      "brown and grey cards and boards produce, with coins you hold now).",
+    "sw.refuse_no_seat": "There is no seat {number} in this game.",
+    "sw.refuse_picks_missing": "Not every seat has picked a card yet.",
+    # The words of the view's own numbers and names, by their path in a player's entry ("*":
+    # any key, the parameter), for the preview of a move (games.board): "coins: 3 → 1".
+    "sw.field.coins": "coins",
+    "sw.field.shields": "shields",
+    "sw.field.card_count": "cards built",
+    "sw.field.hand_size": "cards in hand",
+    "sw.field.points_so_far": "points so far",
+    "sw.field.score_so_far.*": "{category}",
+    "sw.field.produces.fixed.*": "{resource}",
+    "sw.field.produces.sellable.*": "{resource} for your neighbours to buy",
+    "sw.field.wonder.stages_built": "wonder stages built",
+    "sw.field.wonder.name": "wonder",
+    "sw.field.wonder.city": "city",
 }
 
 CATEGORY_NAMES = {
@@ -156,7 +171,8 @@ CATALOG = Catalog(
                 "resources": ", ", "choice": "/", "goods": "/", "directions": " and ",
                 "whom": "/", "colors": " or "},
     bare=frozenset({"sw.card_name", "sw.wonder_name", "sw.city_name", "sw.age_name",
-                    "sw.list", "sw.resources"}),
+                    "sw.list", "sw.resources", "sw.field.score_so_far.*",
+                    "sw.field.produces.fixed.*"}),
 )
 
 _CARD_BY_NAME = {name: cid for cid, name in reversed(CARD_NAME.items())}

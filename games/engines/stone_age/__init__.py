@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from games.engines.base import Engine, IllegalAction
+from games.engines.texts import text
 
 from . import bot, orders, rules, scoring, texts
 from . import view as view_module
@@ -37,7 +38,7 @@ class StoneAgeEngine(Engine):
     def new_game(self, num_players, seed, options=None):
         normalised = self.validate_options(num_players, options)
         if not isinstance(seed, str) or not seed:
-            raise IllegalAction("A game needs a non-empty seed.")
+            raise IllegalAction("A game needs a non-empty seed.", text("refuse_empty_seed"))
         return rules.new_game(num_players, seed, normalised)
 
     def active_seats(self, state):

@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from games.engines.base import IllegalAction
+from games.engines.texts import text
 
 from . import data, rules
 from .data import BUILDING_STACKS, BUILDINGS, CARD_SLOTS, CARDS, RESOURCES, VALUE
@@ -83,7 +84,8 @@ def _feeding_step(state: dict, seat: int, legal: list[dict]) -> dict:
 def timeout_action(state: dict, seat: int) -> dict[str, Any]:
     legal = rules.legal_actions(state, seat)
     if not legal:
-        raise IllegalAction(f"Seat {seat} has nothing to decide now.")
+        raise IllegalAction(f"Seat {seat} has nothing to decide now.",
+                            text("refuse_nothing_to_decide", seat=seat))
     pending = state["pending"]
     if pending is None:
         if state["phase"] == "placement":
@@ -194,7 +196,8 @@ def _bot_two_resources(state: dict, seat: int, legal: list[dict]) -> dict | None
 def bot_action(state: dict, seat: int) -> dict[str, Any]:
     legal = rules.legal_actions(state, seat)
     if not legal:
-        raise IllegalAction(f"Seat {seat} has nothing to decide now.")
+        raise IllegalAction(f"Seat {seat} has nothing to decide now.",
+                            text("refuse_nothing_to_decide", seat=seat))
     pending = state["pending"]
     if pending is None:
         if state["phase"] == "placement":

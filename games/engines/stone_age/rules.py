@@ -741,7 +741,7 @@ def ready_to_resolve(state: State) -> bool:
 
 def resolve(state: State) -> State:
     if not ready_to_resolve(state):
-        raise IllegalAction("Nothing is waiting to be resolved.")
+        raise IllegalAction("Nothing is waiting to be resolved.", text("refuse_nothing_to_resolve"))
     # A roll for one good changes the roller only (until _advance goes on); the dice for all
     # may be handed out to everyone at once.
     only_seat = None if state["pending"]["good"] is None else state["pending"]["seat"]

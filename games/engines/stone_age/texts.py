@@ -147,6 +147,21 @@ MESSAGES: dict[str, Any] = {
                                    "or decline.",
     "sa.refuse_must_feed": "That action is not legal now: you must pay the missing food with "
                            "resources or accept the 10-point loss.",
+    # The words of the view's own numbers, by their path in a player's entry ("*": any key,
+    # the parameter), for the preview of a move (games.board): "wood: 3 → 1".
+    "sa.field.people": "people",
+    "sa.field.unplaced": "people to place",
+    "sa.field.food": "{good}",
+    "sa.field.food_track": "food track",
+    "sa.field.score": "score",
+    "sa.field.resources.*": "{good}",
+    "sa.field.resource_total": "resources in all",
+    "sa.field.tool_total": "tools in all",
+    "sa.field.building_count": "buildings",
+    "sa.field.card_count": "civilization cards",
+    "sa.field.feeding_penalties": "{category}",
+    "sa.field.card_summary.green_points_now": "points for green cards now",
+    "sa.field.card_summary.multipliers.*": "{multiplier}",
 }
 
 #: The standing orders' words (orders.ORDERS): "<order>" its label, "<order>.help" its help,
@@ -171,7 +186,8 @@ CATEGORY_NAMES = {
 CATALOG = Catalog(
     domain="stone_age",
     messages=MESSAGES,
-    kinds={"seat": "seat", "card": "card", "building": "building", "location": "location",
+    kinds={"seat": "seat", "who": "seat_lower", "card": "card", "building": "building",
+           "location": "location",
            "good": "good", "category": "category", "culture": "culture",
            "multiplier": "multiplier"},
     names={
@@ -185,7 +201,9 @@ CATALOG = Catalog(
         "order": ORDER_WORDS,
     },
     separators={"dice": ", ", "tiles": "/", "pay": " + ", "tools": " + ", "counts": ", "},
-    bare=frozenset({"sa.card_name", "sa.building_name", "sa.location_name"}),
+    bare=frozenset({"sa.card_name", "sa.building_name", "sa.location_name", "sa.field.food",
+                    "sa.field.resources.*", "sa.field.feeding_penalties",
+                    "sa.field.card_summary.multipliers.*"}),
 )
 
 
