@@ -8,8 +8,10 @@ import json
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.shortcuts import get_object_or_404, redirect, render
+from django.http import Http404
+from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.html import format_html_join
 from django.utils.translation import gettext, gettext_lazy
 from django.views.decorators.http import require_POST
 
@@ -20,7 +22,7 @@ from games.engines.registry import all_engines, get_engine
 from games.exceptions import GameError
 from games.models import GameStatus
 from games.names import seat_names
-from games.texts import render_text, standing_orders_in
+from games.texts import standing_orders_in, view_texts
 from games.titles import engine_name
 
 #: The queue form offers this many ranked candidates for the next decision.
@@ -37,9 +39,12 @@ def page_context(game, seat) -> dict:
     awaited = seat.number in engine.active_seats(game.state)
     suggestions = [] if awaited else engine.queue_suggestions(game.state, seat.number)
     names = seat_names(game)
-    for suggestion in suggestions:
-        if "text" in suggestion:  # the label in the reader's language
-            suggestion["label"] = render_text(engine.slug, suggestion["text"], names=names)
+    # The labels in the reader's language, rendered together (texts are kept per process).
+    worded = [suggestion for suggestion in suggestions if "text" in suggestion]
+    for suggestion, label in zip(worded, view_texts(engine.slug, [s["text"] for s in worded],
+                                                    names=names), strict=True):
+        if isinstance(label, str):  # an engine without a catalog keeps its English label
+            suggestion["label"] = label
     labels = {canonical_action(s["action"]): s["label"] for s in suggestions}
     queue = [[labels.get(canonical_action(candidate), json.dumps(candidate, sort_keys=True))
               for candidate in decision] for decision in seat.move_queue]
@@ -48,8 +53,10 @@ def page_context(game, seat) -> dict:
     return {"autoplay": {
         "awaited": awaited,
         "queue": queue,
-        "suggestions": [{"value": canonical_action(s["action"]), "label": s["label"]}
-                        for s in suggestions],
+        # The same options in each slot's list: made once, not once a slot by the template.
+        "suggestion_options": format_html_join(
+            "", '<option value="{}">{}</option>',
+            ((canonical_action(s["action"]), s["label"]) for s in suggestions)),
         "slots": range(1, min(QUEUE_FORM_SLOTS, MAX_QUEUE_CANDIDATES) + 1),
         "forced": "" if seat.auto_forced is None else ("on" if seat.auto_forced else "off"),
         "forced_in_force": autoplay.forced_moves_on(seat),
@@ -62,7 +69,9 @@ def page_context(game, seat) -> dict:
 
 
 def _seated_game(request, game_id):
-    game = get_object_or_404(selectors.game_list(), pk=game_id)
+    game = selectors.game_with_seats(game_id)
+    if game is None:
+        raise Http404(gettext("There is no such game."))
     if not selectors.can_view(game, request.user):
         return None
     return game
