@@ -25,30 +25,38 @@ GAMES = [("stone_age", 2, None), ("stone_age", 4, None),
          ("seven_wonders", 2, None), ("caverna", 2, None), ("caverna", 1, None)]
 
 
+def decisions(engine, state, chooser: random.Random, limit: int | None = None):
+    """(state, seat, legal actions) at each decision along a random game from `state`, what
+    needs nobody resolved, until the end or `limit` decisions; last the final state with no
+    seat."""
+    made = 0
+    while not engine.is_over(state) and (limit is None or made < limit):
+        active = engine.active_seats(state)
+        if not active:
+            state = engine.resolve(state)
+            continue
+        seat = chooser.choice(active)
+        legal = engine.legal_actions(state, seat)
+        yield state, seat, legal
+        state = engine.apply(state, seat, chooser.choice(legal))
+        made += 1
+    yield state, None, []
+
+
 def own_entries(slug: str, num_players: int, options: dict | None, games: int = 2):
     """Each seat's own entry of the view (as itself and as a spectator sees it) along random
     games, to the end."""
     engine = get_engine(slug)
     for index in range(games):
-        chooser = random.Random(index)
-        state = engine.new_game(num_players, f"preview-{index}", options)
-        step = 0
-        while True:
-            if step % 3 == 0 or engine.is_over(state):
-                for seat in range(num_players):
-                    for viewer in (seat, None):
-                        entry = board._own_entry(engine.view(state, viewer), seat)
+        start = engine.new_game(num_players, f"preview-{index}", options)
+        for step, (state, seat, _legal) in enumerate(
+                decisions(engine, start, random.Random(index))):
+            if step % 3 == 0 or seat is None:
+                for each in range(num_players):
+                    for viewer in (each, None):
+                        entry = board._own_entry(engine.view(state, viewer), each)
                         if entry is not None:
                             yield entry
-            if engine.is_over(state):
-                break
-            active = engine.active_seats(state)
-            if not active:
-                state = engine.resolve(state)
-                continue
-            seat = chooser.choice(active)
-            state = engine.apply(state, seat, chooser.choice(engine.legal_actions(state, seat)))
-            step += 1
 
 
 @pytest.fixture(scope="module")
@@ -94,20 +102,10 @@ def _changes(language: str) -> list[str]:
     lines = []
     for slug, num_players, options in GAMES[::2]:
         engine = get_engine(slug)
-        chooser = random.Random(7)
-        state = engine.new_game(num_players, "preview-lines", options)
-        for _ in range(100):
-            if engine.is_over(state):
-                break
-            active = engine.active_seats(state)
-            if not active:
-                state = engine.resolve(state)
-                continue
-            seat = chooser.choice(active)
-            legal = engine.legal_actions(state, seat)
+        start = engine.new_game(num_players, "preview-lines", options)
+        for state, seat, legal in decisions(engine, start, random.Random(7), limit=100):
             for action in legal[:3]:
                 lines += board.preview(engine, state, seat, action, language=language)
-            state = engine.apply(state, seat, chooser.choice(legal))
     return lines
 
 
