@@ -25,7 +25,6 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import IntegrityError, connections, models, transaction
 from django.db.models import Prefetch
-from django.db.models.expressions import RawSQL
 from django.db.models.functions import Cast
 from django.utils import timezone
 from django.utils.translation import gettext
@@ -371,18 +370,89 @@ _SEAT_FLAGS = {
 
 def _seats_of(game: Game, now: datetime | None = None) -> list[Seat]:
     """The game's seats with their players, read once per change and passed along, with the
-    flags of `_SEAT_FLAGS`. Only the vacations of players who have one that matters are then
-    read (`_pauses_by_user`); the others' are known to be none."""
-    moment = connections[Seat.objects.db].ops.adapt_datetimefield_value(now or timezone.now())
-    # Sorted here rather than by the database: an ordered read makes the ORM build a reference
-    # for each of the 40 columns it selects, which cost more than the rest of the read.
-    seats = sorted(game.seats.select_related("user").annotate(
-        **{flag: RawSQL(sql, [moment], output_field=models.BooleanField())
-           for flag, sql in _SEAT_FLAGS.items()}).order_by(), key=SEAT_ORDER)
+    flags of `_SEAT_FLAGS`, in seat order. Only the vacations of players who have one that
+    matters are then read (`_pauses_by_user`); the others' are known to be none."""
+    connection = connections[Seat.objects.db]
+    statement = _seats_statement(connection.alias)
+    moment = connection.ops.adapt_datetimefield_value(now or timezone.now())
+    with connection.cursor() as cursor:
+        cursor.execute(statement.sql, [moment] * len(_SEAT_FLAGS) + [game.pk])
+        rows = cursor.fetchall()
+    seats = []
+    for row in rows:
+        seat = statement.seat(row)
+        Seat.game.field.set_cached_value(seat, game)  # as `game.seats` gives them
+        seats.append(seat)
+    seats.sort(key=SEAT_ORDER)
     for seat in seats:
         if seat.user_id is not None and not seat.vacation_matters:
             seat.user.vacation_list = []
     return seats
+
+
+@dataclass(frozen=True)
+class _SeatsStatement:
+    """The seats read as one SQL statement made once per database: each seat's columns, its
+    player's, the flags. `game.seats.select_related("user")` built this statement anew on every
+    move, and building it cost the ORM more CPU than the database spent running it (an ordered
+    read more still: a reference for each of its 40 columns). Rows become models as the ORM's
+    would: the fields' own conversions from the database, `from_db`, the player cached on its
+    seat. A test compares both reads field by field."""
+
+    sql: str
+    connection: Any
+    seat_fields: tuple
+    user_fields: tuple
+    converters: tuple  # per column of the row, the conversions the ORM applies
+
+    def seat(self, row) -> Seat:
+        values = list(row)
+        for index, (column, steps) in enumerate(self.converters):
+            for convert in steps:
+                values[index] = convert(values[index], column, self.connection)
+        db = self.connection.alias
+        seats_end = len(self.seat_fields)
+        users_end = seats_end + len(self.user_fields)
+        seat = Seat.from_db(db, [field.attname for field in self.seat_fields],
+                            values[:seats_end])
+        user_values = values[seats_end:users_end]
+        user = (None if seat.user_id is None else
+                get_user_model().from_db(db, [field.attname for field in self.user_fields],
+                                         user_values))
+        Seat.user.field.set_cached_value(seat, user)
+        for flag, value in zip(_SEAT_FLAGS, values[users_end:], strict=True):
+            setattr(seat, flag, bool(value))
+        return seat
+
+
+_SEATS_STATEMENTS: dict[str, _SeatsStatement] = {}
+
+
+def _seats_statement(alias: str) -> _SeatsStatement:
+    statement = _SEATS_STATEMENTS.get(alias)
+    if statement is not None:
+        return statement
+    connection = connections[alias]
+    quote = connection.ops.quote_name
+    seat_fields = tuple(Seat._meta.concrete_fields)
+    user_fields = tuple(get_user_model()._meta.concrete_fields)
+    seat_table, user_table = Seat._meta.db_table, get_user_model()._meta.db_table
+    read = [(seat_table, each) for each in seat_fields] + [("u", each) for each in user_fields]
+    columns = [f"{quote(table)}.{quote(each.column)}" for table, each in read]
+    converters = []
+    for table, each in read:
+        column = each.get_col(table)
+        converters.append((column, tuple(connection.ops.get_db_converters(column)
+                                         + each.get_db_converters(connection))))
+    converters.extend((None, ()) for _ in _SEAT_FLAGS)
+    sql = (f"SELECT {', '.join(columns)}, {', '.join(_SEAT_FLAGS.values())} "
+           f"FROM {quote(seat_table)} LEFT OUTER JOIN {quote(user_table)} u "
+           f"ON u.{quote(get_user_model()._meta.pk.column)} = {quote(seat_table)}.user_id "
+           f"WHERE {quote(seat_table)}.game_id = %s")
+    statement = _SEATS_STATEMENTS[alias] = _SeatsStatement(
+        sql=sql, connection=connection, seat_fields=seat_fields, user_fields=user_fields,
+        converters=tuple(converters))
+    return statement
 
 
 def _after_change(
