@@ -380,7 +380,7 @@ def _seats_of(game: Game, now: datetime | None = None) -> list[Seat]:
         rows = cursor.fetchall()
     seats = []
     for row in rows:
-        seat = statement.seat(row)
+        seat = statement.seat(row, connection)
         Seat.game.field.set_cached_value(seat, game)  # as `game.seats` gives them
         seats.append(seat)
     seats.sort(key=SEAT_ORDER)
@@ -400,17 +400,16 @@ class _SeatsStatement:
     seat. A test compares both reads field by field."""
 
     sql: str
-    connection: Any
     seat_fields: tuple
     user_fields: tuple
     converters: tuple  # per column of the row, the conversions the ORM applies
 
-    def seat(self, row) -> Seat:
+    def seat(self, row, connection) -> Seat:
         values = list(row)
         for index, (column, steps) in enumerate(self.converters):
             for convert in steps:
-                values[index] = convert(values[index], column, self.connection)
-        db = self.connection.alias
+                values[index] = convert(values[index], column, connection)
+        db = connection.alias
         seats_end = len(self.seat_fields)
         users_end = seats_end + len(self.user_fields)
         seat = Seat.from_db(db, [field.attname for field in self.seat_fields],
@@ -450,7 +449,7 @@ def _seats_statement(alias: str) -> _SeatsStatement:
            f"ON u.{quote(get_user_model()._meta.pk.column)} = {quote(seat_table)}.user_id "
            f"WHERE {quote(seat_table)}.game_id = %s")
     statement = _SEATS_STATEMENTS[alias] = _SeatsStatement(
-        sql=sql, connection=connection, seat_fields=seat_fields, user_fields=user_fields,
+        sql=sql, seat_fields=seat_fields, user_fields=user_fields,
         converters=tuple(converters))
     return statement
 
