@@ -8,6 +8,8 @@ import kombu.exceptions
 import redis.exceptions
 from celery import Celery
 
+from config import filesystem_broker  # noqa: F401  (registers the embedded broker's scheme)
+
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
 app = Celery("turnpost")

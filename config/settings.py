@@ -412,7 +412,8 @@ else:
     _broker_dir = DATA_DIR / "broker"
     for _sub in ("queue", "processed", "control"):
         (_broker_dir / _sub).mkdir(parents=True, exist_ok=True)
-    CELERY_BROKER_URL = "filesystem://"
+    # kombu's filesystem transport, writing each message whole (config/filesystem_broker.py).
+    CELERY_BROKER_URL = "atomicfs://"
     CELERY_BROKER_TRANSPORT_OPTIONS = {
         "data_folder_in": str(_broker_dir / "queue"),
         "data_folder_out": str(_broker_dir / "queue"),

@@ -19,6 +19,7 @@ from pathlib import Path
 import pytest
 from celery import Celery
 
+from config import filesystem_broker
 from tests.conftest import wait_for
 
 pytestmark = pytest.mark.celery_worker
@@ -40,7 +41,7 @@ def _measure(tmp_path: Path, poll_seconds: str) -> list[float]:
     try:
         assert wait_for(lambda: " ready." in log.read_text(), timeout=60), log.read_text()
         broker = data_dir / "broker"
-        sender = Celery("pickup-sender", broker="filesystem://")
+        sender = Celery("pickup-sender", broker=f"{filesystem_broker.SCHEME}://")
         sender.conf.broker_transport_options = {
             "data_folder_in": str(broker / "queue"), "data_folder_out": str(broker / "queue"),
             "processed_folder": str(broker / "processed"), "store_processed": False,
