@@ -400,8 +400,8 @@ class _SeatsStatement:
     seat. A test compares both reads field by field."""
 
     sql: str
-    seat_fields: tuple
-    user_fields: tuple
+    seat_names: tuple  # the seat's attribute names, in column order
+    user_names: tuple  # the player's
     converters: tuple  # per column of the row, the conversions the ORM applies
 
     def seat(self, row, connection) -> Seat:
@@ -410,14 +410,11 @@ class _SeatsStatement:
             for convert in steps:
                 values[index] = convert(values[index], column, connection)
         db = connection.alias
-        seats_end = len(self.seat_fields)
-        users_end = seats_end + len(self.user_fields)
-        seat = Seat.from_db(db, [field.attname for field in self.seat_fields],
-                            values[:seats_end])
-        user_values = values[seats_end:users_end]
+        seats_end = len(self.seat_names)
+        users_end = seats_end + len(self.user_names)
+        seat = Seat.from_db(db, self.seat_names, values[:seats_end])
         user = (None if seat.user_id is None else
-                get_user_model().from_db(db, [field.attname for field in self.user_fields],
-                                         user_values))
+                get_user_model().from_db(db, self.user_names, values[seats_end:users_end]))
         Seat.user.field.set_cached_value(seat, user)
         for flag, value in zip(_SEAT_FLAGS, values[users_end:], strict=True):
             setattr(seat, flag, bool(value))
@@ -449,8 +446,8 @@ def _seats_statement(alias: str) -> _SeatsStatement:
            f"ON u.{quote(get_user_model()._meta.pk.column)} = {quote(seat_table)}.user_id "
            f"WHERE {quote(seat_table)}.game_id = %s")
     statement = _SEATS_STATEMENTS[alias] = _SeatsStatement(
-        sql=sql, seat_fields=seat_fields, user_fields=user_fields,
-        converters=tuple(converters))
+        sql=sql, seat_names=tuple(each.attname for each in seat_fields),
+        user_names=tuple(each.attname for each in user_fields), converters=tuple(converters))
     return statement
 
 
