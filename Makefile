@@ -52,8 +52,9 @@ lint: install
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/lint-imports
 
+# `make bench PYTEST_ARGS=tests/perf/test_request_costs.py` runs one bench.
 bench: install
-	$(PY) -m pytest tests/perf --benchmark-enable --benchmark-only -p no:randomly
+	$(PY) -m pytest $(or $(PYTEST_ARGS),tests/perf) --benchmark-enable --benchmark-only -p no:randomly
 
 clean:
 	rm -rf $(VENV) var .pytest_cache
