@@ -12,12 +12,21 @@ from operator import attrgetter
 from typing import Any
 
 from django.db import connection, connections
-from django.db.models import DateTimeField, Prefetch, Q, QuerySet, prefetch_related_objects
+from django.db.models import DateTimeField, Prefetch, Q, QuerySet
 from django.db.models.expressions import RawSQL
 from django.utils import timezone, translation
 
+from config.prepared_sql import PreparedRead
 from games.engines.registry import get_engine
-from games.models import Game, GameInvitation, GameStatus, InvitationStatus, Seat
+from games.models import (
+    Action,
+    ChatMessage,
+    Game,
+    GameInvitation,
+    GameStatus,
+    InvitationStatus,
+    Seat,
+)
 from games.names import seat_names
 from games.texts import english_text, render_text, view_texts
 
@@ -76,24 +85,81 @@ def game_list(*, user=None, status: str | None = None, mine: bool = False,
     return games.distinct()
 
 
+#: A shown game's two reads (`game_with_seats`).
+_GAME_READ = PreparedRead(Game, where="{table}.id = %s")
+_SHOWN_SEATS_READ = PreparedRead(Seat, join="user", where="{table}.game_id = %s",
+                                 extra={"away_until": (_AWAY_UNTIL, DateTimeField())})
+
+
 def game_with_seats(game_id: int) -> Game | None:
-    """One game with its creator and its seats with their players, for showing it: two plain
-    queries (`game_list` is for listings: DISTINCT over every column, the state included)."""
-    try:
-        game = Game.objects.get(pk=game_id)
-    except Game.DoesNotExist:
+    """One game with its creator and its seats with their players, for showing it: two
+    statements made once (`game_list` is for listings: DISTINCT over every column, the state
+    included). The seats are the game's prefetched `seats`, in seat order, each with
+    `away_until` as `game_seats` gives it."""
+    game = _GAME_READ.first([game_id])
+    if game is None:
         return None
-    prefetch_related_objects([game], game_seats(ordered=False))
-    # Django keeps prefetched rows as the queryset's result cache: sorted there, every
-    # `game.seats.all()` reads them in order.
-    game._prefetched_objects_cache["seats"]._result_cache.sort(key=SEAT_ORDER)
-    # The creator is nearly always seated: taken from the seats, the game's read needs no join
-    # (which cost the ORM as much as the read itself). One who left is read when asked for.
-    creator = next((seat.user for seat in game.seats.all()
-                    if seat.user_id == game.created_by_id), None)
+    now = connections[Seat.objects.db].ops.adapt_datetimefield_value(timezone.now())
+    seats = _SHOWN_SEATS_READ.rows([now, now, game_id])
+    seats.sort(key=SEAT_ORDER)
+    for seat in seats:
+        Seat.game.field.set_cached_value(seat, game)
+    # As prefetch_related leaves them: `game.seats.all()` is this list, a filter reads anew.
+    related = game.seats.get_queryset()
+    related._result_cache, related._prefetch_done = seats, True
+    game._prefetched_objects_cache = {"seats": related}
+    # The creator is nearly always seated: taken from the seats, the game's read needs no join.
+    # One who left is read when asked for.
+    creator = next((seat.user for seat in seats if seat.user_id == game.created_by_id), None)
     if creator is not None:
         game.created_by = creator
     return game
+
+
+_VERSION_SQL = (f"SELECT version, status, allow_spectators FROM {Game._meta.db_table} "
+                "WHERE id = %s")
+_SEATED_SQL = f"SELECT user_id FROM {Seat._meta.db_table} WHERE game_id = %s"
+
+
+def game_version_and_seats(game_id: int) -> tuple[tuple[int, str, bool], list] | None:
+    """A game's (version, status, allow_spectators) and its seats' player ids (None for a bot's
+    seat), or None for no such game: what the page's poll reads, as two plain statements."""
+    with connections[Game.objects.db].cursor() as cursor:
+        cursor.execute(_VERSION_SQL, [game_id])
+        row = cursor.fetchone()
+        if row is None:
+            return None
+        cursor.execute(_SEATED_SQL, [game_id])
+        seated = [user_id for (user_id,) in cursor.fetchall()]
+    version, status, allow_spectators = row
+    return (version, status, bool(allow_spectators)), seated
+
+
+#: A game page's newest log entries (all, or up to a past version) and chat messages.
+_LOG_READ = PreparedRead(
+    Action, where="{table}.game_id = %s ORDER BY {table}.sequence DESC LIMIT %s")
+_LOG_READ_UP_TO = PreparedRead(Action, where=(
+    "{table}.game_id = %s AND {table}.sequence <= %s ORDER BY {table}.sequence DESC LIMIT %s"))
+_CHAT_READ = PreparedRead(ChatMessage, join="author", where=(
+    "{table}.game_id = %s ORDER BY {table}.created_at DESC, {table}.id DESC LIMIT %s"))
+
+
+def log_newest(game: Game, count: int, *, up_to: int | None = None) -> list[Action]:
+    """The game's `count` newest log entries, newest first (`up_to`: at or before that
+    sequence number)."""
+    entries = (_LOG_READ.rows([game.pk, count]) if up_to is None
+               else _LOG_READ_UP_TO.rows([game.pk, up_to, count]))
+    for entry in entries:
+        Action.game.field.set_cached_value(entry, game)
+    return entries
+
+
+def chat_newest(game: Game, count: int) -> list[ChatMessage]:
+    """The game's `count` newest chat messages with their authors, oldest first."""
+    messages = _CHAT_READ.rows([game.pk, count])
+    for message in messages:
+        ChatMessage.game.field.set_cached_value(message, game)
+    return messages[::-1]
 
 
 def game_list_open(*, user=None) -> QuerySet[Game]:

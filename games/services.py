@@ -24,13 +24,14 @@ from typing import Any
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import IntegrityError, connections, models, transaction
-from django.db.models import Prefetch
+from django.db.models import BooleanField, Prefetch
 from django.db.models.functions import Cast
 from django.utils import timezone
 from django.utils.translation import gettext
 
 from accounts.models import Vacation, active_restriction, restriction_message
 from accounts.templatetags.language_tags import localized_digits
+from config.prepared_sql import PreparedRead, rows_insert
 from games import bus, ratings, reliability, undo
 from games.clock import deadline_after, playing_time
 from games.engines import bots
@@ -196,11 +197,15 @@ def _require_unrestricted(user) -> None:
         raise NotAllowed(restriction_message(sanction), details={"sanction": sanction.kind})
 
 
+#: Every change's first read: the game, locked until the change commits.
+_LOCKED_GAME_READ = PreparedRead(Game, where="{table}.id = %s", lock=True)
+
+
 def _locked_game(game_id: int) -> Game:
-    try:
-        return Game.objects.select_for_update().get(pk=game_id)
-    except Game.DoesNotExist:
-        raise LobbyError(gettext("There is no such game.")) from None
+    game = _LOCKED_GAME_READ.first([game_id])
+    if game is None:
+        raise LobbyError(gettext("There is no such game."))
+    return game
 
 
 def _emit(game_id: int, kind: str, seats: list[int] | None = None, **extra: Any) -> None:
@@ -368,87 +373,24 @@ _SEAT_FLAGS = {
 }
 
 
+_SEATS_READ = PreparedRead(
+    Seat, join="user", where="{table}.game_id = %s",
+    extra={flag: (sql, BooleanField()) for flag, sql in _SEAT_FLAGS.items()})
+
+
 def _seats_of(game: Game, now: datetime | None = None) -> list[Seat]:
     """The game's seats with their players, read once per change and passed along, with the
     flags of `_SEAT_FLAGS`, in seat order. Only the vacations of players who have one that
     matters are then read (`_pauses_by_user`); the others' are known to be none."""
     connection = connections[Seat.objects.db]
-    statement = _seats_statement(connection.alias)
     moment = connection.ops.adapt_datetimefield_value(now or timezone.now())
-    with connection.cursor() as cursor:
-        cursor.execute(statement.sql, [moment] * len(_SEAT_FLAGS) + [game.pk])
-        rows = cursor.fetchall()
-    seats = []
-    for row in rows:
-        seat = statement.seat(row, connection)
-        Seat.game.field.set_cached_value(seat, game)  # as `game.seats` gives them
-        seats.append(seat)
-    seats.sort(key=SEAT_ORDER)
+    seats = _SEATS_READ.rows([moment] * len(_SEAT_FLAGS) + [game.pk])
     for seat in seats:
+        Seat.game.field.set_cached_value(seat, game)  # as `game.seats` gives them
         if seat.user_id is not None and not seat.vacation_matters:
             seat.user.vacation_list = []
+    seats.sort(key=SEAT_ORDER)
     return seats
-
-
-@dataclass(frozen=True)
-class _SeatsStatement:
-    """The seats read as one SQL statement made once per database: each seat's columns, its
-    player's, the flags. `game.seats.select_related("user")` built this statement anew on every
-    move, and building it cost the ORM more CPU than the database spent running it (an ordered
-    read more still: a reference for each of its 40 columns). Rows become models as the ORM's
-    would: the fields' own conversions from the database, `from_db`, the player cached on its
-    seat. A test compares both reads field by field."""
-
-    sql: str
-    seat_names: tuple  # the seat's attribute names, in column order
-    user_names: tuple  # the player's
-    converters: tuple  # per column of the row, the conversions the ORM applies
-
-    def seat(self, row, connection) -> Seat:
-        values = list(row)
-        for index, (column, steps) in enumerate(self.converters):
-            for convert in steps:
-                values[index] = convert(values[index], column, connection)
-        db = connection.alias
-        seats_end = len(self.seat_names)
-        users_end = seats_end + len(self.user_names)
-        seat = Seat.from_db(db, self.seat_names, values[:seats_end])
-        user = (None if seat.user_id is None else
-                get_user_model().from_db(db, self.user_names, values[seats_end:users_end]))
-        Seat.user.field.set_cached_value(seat, user)
-        for flag, value in zip(_SEAT_FLAGS, values[users_end:], strict=True):
-            setattr(seat, flag, bool(value))
-        return seat
-
-
-_SEATS_STATEMENTS: dict[str, _SeatsStatement] = {}
-
-
-def _seats_statement(alias: str) -> _SeatsStatement:
-    statement = _SEATS_STATEMENTS.get(alias)
-    if statement is not None:
-        return statement
-    connection = connections[alias]
-    quote = connection.ops.quote_name
-    seat_fields = tuple(Seat._meta.concrete_fields)
-    user_fields = tuple(get_user_model()._meta.concrete_fields)
-    seat_table, user_table = Seat._meta.db_table, get_user_model()._meta.db_table
-    read = [(seat_table, each) for each in seat_fields] + [("u", each) for each in user_fields]
-    columns = [f"{quote(table)}.{quote(each.column)}" for table, each in read]
-    converters = []
-    for table, each in read:
-        column = each.get_col(table)
-        converters.append((column, tuple(connection.ops.get_db_converters(column)
-                                         + each.get_db_converters(connection))))
-    converters.extend((None, ()) for _ in _SEAT_FLAGS)
-    sql = (f"SELECT {', '.join(columns)}, {', '.join(_SEAT_FLAGS.values())} "
-           f"FROM {quote(seat_table)} LEFT OUTER JOIN {quote(user_table)} u "
-           f"ON u.{quote(get_user_model()._meta.pk.column)} = {quote(seat_table)}.user_id "
-           f"WHERE {quote(seat_table)}.game_id = %s")
-    statement = _SEATS_STATEMENTS[alias] = _SeatsStatement(
-        sql=sql, seat_names=tuple(each.attname for each in seat_fields),
-        user_names=tuple(each.attname for each in user_fields), converters=tuple(converters))
-    return statement
 
 
 def _after_change(
@@ -641,7 +583,7 @@ def _log_entry_write(action: Action) -> None:
     if batch is not None:
         batch.actions.append(action)
         return
-    action.save(force_insert=True)
+    rows_insert([action])
     bus.publish_game_after_commit(action.game_id, action.sequence, action.pk)
 
 
