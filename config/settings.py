@@ -198,8 +198,8 @@ WEBHOOK_TIMEOUT = env.float("WEBHOOK_TIMEOUT", default=10.0)
 #: private networks), which production refuses.
 ALLOW_LOCAL_DELIVERY_TARGETS = env.bool("ALLOW_LOCAL_DELIVERY_TARGETS", default=False)
 #: Sessions live in the database, never in the cache alone: a Redis outage must not log
-#: everybody out or fail every page.
-SESSION_ENGINE = "django.contrib.sessions.backends.db"
+#: everybody out or fail every page. Django's database sessions, read with a prepared statement.
+SESSION_ENGINE = "accounts.sessions"
 
 AUTH_USER_MODEL = "accounts.User"
 AUTHENTICATION_BACKENDS = [

@@ -22,7 +22,7 @@ from games import autoplay_views, board, selectors, services, undo
 from games.engines.registry import get_engine
 from games.exceptions import GameError
 from games.forms import GameCreateForm
-from games.models import ActionSource, Game, GameStatus, ReportReason, Seat
+from games.models import ActionSource, GameStatus, ReportReason
 from games.names import seat_names, with_names
 from games.texts import entry_text, message_text, reader_language, render_text, view_texts
 
@@ -133,10 +133,7 @@ def game_detail(request, game_id):
         shown = (selectors.rendered_view(game, perspective, language=None, names=names)
                  if game.state is not None else None)
         legal_actions = selectors.legal_actions_for(game, request.user)
-    entries = game.actions.order_by("-sequence")
-    if at is not None:
-        entries = entries.filter(sequence__lte=at)
-    log = list(entries[:LOG_ENTRIES_SHOWN])
+    log = selectors.log_newest(game, LOG_ENTRIES_SHOWN, up_to=at)
     choices = (board.present_choices(engine, legal_actions, viewer_seat, names)
                if legal_actions else [])
     awaited = set(selectors.awaiting_seats(game))
@@ -151,8 +148,7 @@ def game_detail(request, game_id):
         "seats": seats,
         "legend": board.seat_legend(seats, awaited, engine.simultaneous, viewer_seat),
         "vacations": selectors.vacations_now(game),
-        "chat": list(
-            game.chat_messages.select_related("author").order_by("-created_at")[:50])[::-1],
+        "chat": selectors.chat_newest(game, 50),
         "report_reasons": ReportReason.choices,
         "view": shown,
         "view_json": (json.dumps(shown, indent=1, sort_keys=True)
@@ -253,14 +249,13 @@ def game_version(request, game_id):
     """What the game page polls to know when to refresh itself: cheap and free of secrets. Two
     small reads (never the state); the full visibility check only for a private game the
     caller has no seat in."""
-    row = Game.objects.filter(pk=game_id).values("version", "status", "allow_spectators").first()
-    if row is None:
+    found = selectors.game_version_and_seats(game_id)
+    if found is None:
         raise Http404("There is no such game.")
-    seated = list(Seat.objects.filter(game_id=game_id).values_list("user_id", flat=True))
-    if not row["allow_spectators"] and request.user.pk not in seated:
+    (version, status, allow_spectators), seated = found
+    if not allow_spectators and request.user.pk not in seated:
         _visible_game(request, game_id)
-    return JsonResponse({"version": row["version"], "status": row["status"],
-                         "seats": len(seated)})
+    return JsonResponse({"version": version, "status": status, "seats": len(seated)})
 
 
 def _result_rows(game) -> list[dict]:
