@@ -52,17 +52,15 @@ _AWAY_UNTIL = ("(SELECT MAX(v.ends_at) FROM accounts_vacation v WHERE v.user_id 
 SEAT_ORDER = attrgetter("number", "join_order")
 
 
-def game_seats(*, ordered: bool = True) -> Prefetch:
+def game_seats() -> Prefetch:
     """A game's seats with their players, in one query for any number of games, each with the
     end of the vacation its player is on now (`away_until`, for `vacations_now`). Ordered as
     `Seat.Meta.ordering` is within a game, without its join to the game for the game's own
-    ordering; or not at all (`ordered=False`) for a caller that sorts them by `SEAT_ORDER`: an
-    ordered read makes the ORM build a reference for each of the 40 columns it selects."""
+    ordering."""
     now = connections[Seat.objects.db].ops.adapt_datetimefield_value(timezone.now())
     seats = Seat.objects.select_related("user").annotate(
         away_until=RawSQL(_AWAY_UNTIL, [now, now], output_field=DateTimeField()))
-    return Prefetch("seats", queryset=seats.order_by("number", "join_order") if ordered
-                    else seats.order_by())
+    return Prefetch("seats", queryset=seats.order_by("number", "join_order"))
 
 
 def game_list(*, user=None, status: str | None = None, mine: bool = False,
