@@ -24,6 +24,7 @@ from django.db.transaction import TransactionManagementError
 class _Statement:
     sql: str
     names: tuple[str, ...]  # the model's attribute names, in column order
+    join: models.ForeignKey | None
     joined_names: tuple[str, ...]  # the joined model's
     converters: tuple  # per column: (expression, the conversions the ORM applies)
 
@@ -34,7 +35,8 @@ class PreparedRead:
     `extra` columns (name: (SQL, output field)), `WHERE` the `where` SQL on the model's
     table (`{table}` is its quoted name); `lock`: `FOR UPDATE`, where the database has it.
     Placeholders are `%s`: the extras' first, in order, then the `where`'s. Extras are set as
-    attributes on each instance."""
+    attributes on each instance. `known`: instances the rows' foreign keys point to (by field
+    name), cached on each row as a related manager's rows have them."""
 
     model: type[models.Model]
     where: str
@@ -43,7 +45,8 @@ class PreparedRead:
     lock: bool = False
     _statements: dict[str, _Statement] = field(default_factory=dict, repr=False)
 
-    def rows(self, params: Sequence[Any], using: str | None = None) -> list[models.Model]:
+    def rows(self, params: Sequence[Any], using: str | None = None,
+             known: dict[str, models.Model] | None = None) -> list[models.Model]:
         connection = connections[using or self.model.objects.db]
         if self.lock and connection.get_autocommit():
             # As the ORM's select_for_update: a lock outside a transaction ends at once.
@@ -52,7 +55,12 @@ class PreparedRead:
         with connection.cursor() as cursor:
             cursor.execute(statement.sql, params)
             rows = cursor.fetchall()
-        return [self._instance(statement, row, connection) for row in rows]
+        instances = [self._instance(statement, row, connection) for row in rows]
+        for name, value in (known or {}).items():
+            foreign_key = self.model._meta.get_field(name)
+            for instance in instances:
+                foreign_key.set_cached_value(instance, value)
+        return instances
 
     def first(self, params: Sequence[Any], using: str | None = None) -> models.Model | None:
         rows = self.rows(params, using)
@@ -66,8 +74,8 @@ class PreparedRead:
         own_end = len(statement.names)
         instance = self.model.from_db(connection.alias, statement.names, values[:own_end])
         joined_end = own_end + len(statement.joined_names)
-        if self.join is not None:
-            foreign_key = self.model._meta.get_field(self.join)
+        foreign_key = statement.join
+        if foreign_key is not None:
             joined = None
             if getattr(instance, foreign_key.attname) is not None:
                 joined = foreign_key.related_model.from_db(
@@ -84,7 +92,7 @@ class PreparedRead:
         quote = connection.ops.quote_name
         table = self.model._meta.db_table
         own = [(table, each) for each in self.model._meta.concrete_fields]
-        joined, join_sql = [], ""
+        joined, join_sql, foreign_key = [], "", None
         if self.join is not None:
             foreign_key = self.model._meta.get_field(self.join)
             other = foreign_key.related_model
@@ -107,7 +115,7 @@ class PreparedRead:
         sql = (f"SELECT {', '.join(columns)} FROM {quote(table)}{join_sql} "
                f"WHERE {self.where.format(table=quote(table))}{lock}")
         statement = self._statements[connection.alias] = _Statement(
-            sql=sql, names=tuple(each.attname for _, each in own),
+            sql=sql, names=tuple(each.attname for _, each in own), join=foreign_key,
             joined_names=tuple(each.attname for _, each in joined),
             converters=tuple(converters))
         return statement

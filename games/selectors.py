@@ -98,10 +98,8 @@ def game_with_seats(game_id: int) -> Game | None:
     if game is None:
         return None
     now = connections[Seat.objects.db].ops.adapt_datetimefield_value(timezone.now())
-    seats = _SHOWN_SEATS_READ.rows([now, now, game_id])
+    seats = _SHOWN_SEATS_READ.rows([now, now, game_id], known={"game": game})
     seats.sort(key=SEAT_ORDER)
-    for seat in seats:
-        Seat.game.field.set_cached_value(seat, game)
     # As prefetch_related leaves them: `game.seats.all()` is this list, a filter reads anew.
     related = game.seats.get_queryset()
     related._result_cache, related._prefetch_done = seats, True
@@ -145,19 +143,14 @@ _CHAT_READ = PreparedRead(ChatMessage, join="author", where=(
 def log_newest(game: Game, count: int, *, up_to: int | None = None) -> list[Action]:
     """The game's `count` newest log entries, newest first (`up_to`: at or before that
     sequence number)."""
-    entries = (_LOG_READ.rows([game.pk, count]) if up_to is None
-               else _LOG_READ_UP_TO.rows([game.pk, up_to, count]))
-    for entry in entries:
-        Action.game.field.set_cached_value(entry, game)
-    return entries
+    if up_to is None:
+        return _LOG_READ.rows([game.pk, count], known={"game": game})
+    return _LOG_READ_UP_TO.rows([game.pk, up_to, count], known={"game": game})
 
 
 def chat_newest(game: Game, count: int) -> list[ChatMessage]:
     """The game's `count` newest chat messages with their authors, oldest first."""
-    messages = _CHAT_READ.rows([game.pk, count])
-    for message in messages:
-        ChatMessage.game.field.set_cached_value(message, game)
-    return messages[::-1]
+    return _CHAT_READ.rows([game.pk, count], known={"game": game})[::-1]
 
 
 def game_list_open(*, user=None) -> QuerySet[Game]:

@@ -384,9 +384,8 @@ def _seats_of(game: Game, now: datetime | None = None) -> list[Seat]:
     matters are then read (`_pauses_by_user`); the others' are known to be none."""
     connection = connections[Seat.objects.db]
     moment = connection.ops.adapt_datetimefield_value(now or timezone.now())
-    seats = _SEATS_READ.rows([moment] * len(_SEAT_FLAGS) + [game.pk])
+    seats = _SEATS_READ.rows([moment] * len(_SEAT_FLAGS) + [game.pk], known={"game": game})
     for seat in seats:
-        Seat.game.field.set_cached_value(seat, game)  # as `game.seats` gives them
         if seat.user_id is not None and not seat.vacation_matters:
             seat.user.vacation_list = []
     seats.sort(key=SEAT_ORDER)
