@@ -49,6 +49,29 @@ def test_the_token_read_is_the_orms():
         token_authenticate(raw + "x")
 
 
+@pytest.mark.parametrize("engine", ["stone_age", "toy"])
+def test_a_moves_seats_are_the_orms(engine):
+    """`services._seats_of`: every seat and player as the ORM reads them (a bot's seat too), the
+    game cached as `game.seats` caches it, the flags of `services._SEAT_FLAGS` set
+    (tests/services/test_seat_flags.py checks their meaning)."""
+    game, users = started_game(3, engine=engine, now=T0)
+    Seat.objects.filter(game=game, number=2).update(user=None, is_bot=True, reserve_left=DAY)
+    Vacation.objects.create(user=users[0], starts_at=T0 - DAY, ends_at=T0 + DAY)
+    read = services._seats_of(game, T0)
+    orm = list(game.seats.select_related("user"))
+    assert [seat.number for seat in read] == [seat.number for seat in orm] == [0, 1, 2]
+    with CaptureQueriesContext(connection) as queries:
+        for ours, theirs in zip(read, orm, strict=True):
+            assert_same_model(ours, theirs)
+            assert ours.game is game
+            if theirs.user is None:  # a bot's seat
+                assert ours.user is None
+            else:
+                assert_same_model(ours.user, theirs.user)
+    assert len(queries) == 0
+    assert [seat.vacation_matters for seat in read] == [True, False, False]
+
+
 def test_the_locked_game_is_the_orms_and_needs_a_transaction():
     game, _ = started_game(3, engine="stone_age", now=T0)
     with transaction.atomic(), CaptureQueriesContext(connection) as queries:

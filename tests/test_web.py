@@ -146,6 +146,7 @@ def test_the_page_title_and_the_version_the_page_polls(client):
     assert client.get(reverse("games:version", args=[game.pk])).status_code == 404
     Game.objects.filter(pk=game.pk).update(allow_spectators=True)
     assert client.get(reverse("games:version", args=[game.pk])).json()["seats"] == 1
+    assert client.get(reverse("games:version", args=[game.pk + 1000])).status_code == 404
 
 
 @pytest.mark.django_db

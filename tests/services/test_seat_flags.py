@@ -6,8 +6,6 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 
 import pytest
-from django.db import connection
-from django.test.utils import CaptureQueriesContext
 
 from accounts.models import Sanction, SanctionKind, Vacation, active_restriction
 from games import services
@@ -80,28 +78,3 @@ def test_the_vacations_players_are_on_are_read_with_the_seats():
     assert list(with_seats) == [users[0].pk]
     assert abs(with_seats[users[0].pk] - (now + DAY)) < timedelta(seconds=1)
 
-
-@pytest.mark.parametrize("engine", ["stone_age", "toy"])
-def test_the_seats_read_makes_the_same_models_as_the_orm(engine):
-    """`_seats_of` reads its seats with one statement of its own: every field of every seat and
-    player as the ORM reads them, the player and the game cached as `game.seats` caches them."""
-    game, users = started_game(3, engine=engine, now=T0)
-    Seat.objects.filter(game=game, number=2).update(user=None, is_bot=True, reserve_left=DAY)
-    Vacation.objects.create(user=users[0], starts_at=T0 - DAY, ends_at=T0 + DAY)
-    read = services._seats_of(game, T0)
-    orm = list(game.seats.select_related("user"))
-    assert [seat.number for seat in read] == [seat.number for seat in orm] == [0, 1, 2]
-    for ours, theirs in zip(read, orm, strict=True):
-        for each in Seat._meta.concrete_fields:
-            assert getattr(ours, each.attname) == getattr(theirs, each.attname), each.name
-            assert type(getattr(ours, each.attname)) is type(getattr(theirs, each.attname))
-        if theirs.user is None:  # a bot's seat
-            assert ours.user is None
-            continue
-        for each in type(theirs.user)._meta.concrete_fields:
-            assert getattr(ours.user, each.attname) == getattr(theirs.user, each.attname)
-        assert ours.game is game and not ours._state.adding and ours._state.db == "default"
-    assert [seat.vacation_matters for seat in read] == [True, False, False]
-    with CaptureQueriesContext(connection) as queries:
-        assert read[1].user.username == users[1].username and read[0].game.pk == game.pk
-    assert len(queries) == 0
