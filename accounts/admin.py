@@ -7,8 +7,8 @@ from django.contrib.auth.decorators import login_required
 from django.utils.translation import gettext_lazy as _
 
 from accounts.models import Sanction, TokenEvent, User, Vacation
-from games import moderation
 from games.admin_actions import KeptRecordsMixin, ReasonForm, SuspendForm, moderation_action
+from games.services import moderation
 
 # The admin's own login form would sidestep the failed-login limits of the site's login page:
 # staff sign in there (allauth) and come back.

@@ -14,7 +14,7 @@ from drf_spectacular.views import (
 from accounts.views import language_choose
 from games.api.guide import writing_a_client
 from notifications import api_urls, live_views
-from notifications.streams import user_stream
+from notifications.channels.streams import user_stream
 
 # Swagger UI and Redoc come from our static files (drf-spectacular-sidecar), so the docs work
 # offline. Swagger UI's start-up script is served from our own URL (the split view); the pages'
@@ -26,7 +26,7 @@ _api_redoc = csp_replace({"style-src": [SELF, UNSAFE_INLINE], "worker-src": [SEL
     SpectacularRedocView.as_view(url_name="api-schema", template_name="api/redoc.html"))
 
 urlpatterns = [
-    path("", include("games.urls")),
+    path("", include("games.web.urls")),
     path("accounts/", include("allauth.urls")),
     path("settings/", include("accounts.urls")),
     path("notifications/", include("notifications.urls")),

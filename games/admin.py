@@ -21,7 +21,7 @@ from django.utils.html import format_html
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from games import moderation, services
+from games import services
 from games.admin_actions import (
     ExtendForm,
     KeptRecordsMixin,
@@ -31,8 +31,9 @@ from games.admin_actions import (
 )
 from games.engines.registry import UnknownEngine, get_engine
 from games.models import Action, AuditEntry, ChatMessage, Game, Report, ReportStatus, Seat
-from games.names import seat_names
-from games.texts import entry_text, view_texts
+from games.presentation.names import seat_names
+from games.presentation.texts import entry_text, view_texts
+from games.services import moderation
 
 STALLED_AFTER = timedelta(days=7)
 

@@ -17,7 +17,7 @@ from rest_framework.views import APIView
 
 from accounts.api.permissions import TokenScopeRequired
 from games.exceptions import NotAllowed
-from notifications import webhooks
+from notifications.channels import webhooks
 from notifications.models import Webhook, WebhookDelivery, WebhookFormat
 
 WEBHOOK_FIELDS = ["id", "url", "format", "kinds", "secret", "active", "consecutive_failures",

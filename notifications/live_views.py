@@ -12,7 +12,7 @@ from django.utils import translation
 from django.utils.translation import gettext
 from django.views.decorators.http import require_GET, require_POST
 
-from notifications import calendar, push, webhooks
+from notifications.channels import calendar, push, webhooks
 from notifications.models import CalendarFeed, Webhook, WebhookFormat
 
 

@@ -7,9 +7,9 @@ from django.db.models.signals import post_save
 from django.dispatch import receiver
 from django.utils import timezone
 
-from games.events import game_event, player_event, seats_timed_out
+from games.live.events import game_event, player_event, seats_timed_out
 from games.models import ChatMessage, Game, Seat
-from notifications import webhooks
+from notifications.channels import webhooks
 from notifications.models import NotificationKind, Webhook
 from notifications.services import Notice, notify, notify_many
 

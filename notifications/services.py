@@ -24,8 +24,9 @@ from django.utils.timesince import timeuntil
 
 from accounts.templatetags.language_tags import localized_digits
 from config.celery import publish_after_commit
-from games import bus
-from notifications import push, summaries, webhooks
+from games.live import bus
+from games.presentation import summaries
+from notifications.channels import push, webhooks
 from notifications.models import (
     DEFAULT_DELIVERY,
     Delivery,

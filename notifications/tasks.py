@@ -109,7 +109,7 @@ def _send_each(ids: Iterable[int], send: Callable[[int], str],
 def deliver_webhook(self, delivery_id: int) -> str:
     """POSTs one webhook payload; a failed attempt is retried with exponential backoff
     (webhooks.retry_delay) until WEBHOOK_MAX_ATTEMPTS."""
-    from notifications import webhooks
+    from notifications.channels import webhooks
 
     try:
         return webhooks.deliver(delivery_id=delivery_id)
@@ -122,7 +122,7 @@ def deliver_pending_webhooks() -> int:
     """Beat: webhook deliveries whose retry was lost."""
     from django.utils import timezone
 
-    from notifications import webhooks
+    from notifications.channels import webhooks
 
     def attempt(delivery_id: int) -> str:
         try:
@@ -137,7 +137,7 @@ def deliver_pending_webhooks() -> int:
              retry_backoff_max=3600, retry_jitter=True, max_retries=6, **ONE_SEND_LIMITS)
 def deliver_push(self, notification_id: int) -> str:
     """Pushes one notification to the player's phones (a refusal is retried with backoff)."""
-    from notifications import push
+    from notifications.channels import push
 
     return push.deliver(notification_id=notification_id)
 
@@ -147,7 +147,7 @@ def deliver_pending_pushes() -> int:
     """Beat: pushes held back by quiet hours, or whose task was lost."""
     from django.utils import timezone
 
-    from notifications import push
+    from notifications.channels import push
 
     def attempt(notification_id: int) -> str:
         try:
@@ -160,6 +160,6 @@ def deliver_pending_pushes() -> int:
 
 @shared_task(**BEAT_LIMITS)
 def send_push_digests() -> int:
-    from notifications import push
+    from notifications.channels import push
 
     return push.digests_send()

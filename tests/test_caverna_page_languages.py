@@ -12,11 +12,11 @@ from html import escape
 
 import pytest
 
-from games.engines.caverna import engine
+from games.engines.caverna.engine import engine
 from games.engines.caverna.texts import ORDER_WORDS, english
 from games.models import Game
-from games.names import seat_names
-from games.texts import render_text
+from games.presentation.names import seat_names
+from games.presentation.texts import render_text
 from tests.api.clients import token_client
 from tests.engines.caverna.test_view_texts import texts_in
 from tests.factories import started_game

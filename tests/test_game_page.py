@@ -9,10 +9,11 @@ import re
 
 import pytest
 
-from games import board, services
+from games import services
 from games.engines.base import SeededRandom
 from games.engines.registry import get_engine
-from games.names import with_names
+from games.presentation import board
+from games.presentation.names import with_names
 from tests.factories import committed, started_game
 
 pytestmark = pytest.mark.django_db

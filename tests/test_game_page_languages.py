@@ -92,7 +92,7 @@ def test_the_boards_read_in_the_language_without_english(language):
 
 def test_stone_age_standing_orders_read_in_the_players_language():
     """The automatic-moves form's words (games.texts.standing_orders_in) for Stone Age."""
-    from games.texts import standing_orders_in
+    from games.presentation.texts import standing_orders_in
 
     orders = get_engine("stone_age").standing_orders
     persian = standing_orders_in("stone_age", orders, language="fa")

@@ -10,9 +10,10 @@ from django.test import Client
 from django.utils import timezone
 
 from accounts.models import Vacation
-from games import ratings, services
+from games import services
 from games.models import DeadlineOutcome, Game, GameStatus, Seat
-from games.reliability import deadline_record
+from games.services import ratings
+from games.services.reliability import deadline_record
 from tests.factories import UserFactory, open_game
 
 pytestmark = pytest.mark.django_db
@@ -87,7 +88,7 @@ def test_the_profile_shows_records_ratings_reliability_and_head_to_head(people, 
 
 
 def test_head_to_head_counts_who_placed_higher(people):
-    from games.profiles import head_to_head
+    from games.selectors.profiles import head_to_head
 
     alice, bob, carol = people
     finished([alice, bob], scores=[5, 3])               # Alice ahead

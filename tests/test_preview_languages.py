@@ -11,10 +11,10 @@ import re
 import pytest
 
 from config.engine_catalogs import LANGUAGES
-from games import board
 from games.engines.registry import get_engine
 from games.engines.texts import render
 from games.models import Game
+from games.presentation import board
 from tests.engines.strict_catalogs import strict_translations
 from tests.factories import started_game
 

@@ -12,9 +12,10 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from accounts.api.permissions import TokenScopeRequired
-from games import autoplay, selectors
+from games import selectors
 from games.engines.autoplay import MAX_QUEUE_CANDIDATES, MAX_QUEUE_STEPS
-from games.texts import reader_language, standing_orders_in
+from games.presentation.texts import reader_language, standing_orders_in
+from games.services import autoplay
 
 
 class QueueSerializer(serializers.Serializer):

@@ -15,11 +15,14 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from accounts.api.permissions import TokenScopeRequired
-from games import invites, profiles, ratings, selectors, services
+from games import selectors, services
 from games.api.serializers import GameDetailSerializer
 from games.engines.registry import UnknownEngine, all_engines, get_engine
 from games.exceptions import NotAllowed
 from games.models import GameStatus, Rating
+from games.selectors import profiles
+from games.services import invitations as invites
+from games.services import ratings
 
 PLAYER_FILTER_PARAMETERS = [
     OpenApiParameter("engine", OpenApiTypes.STR, description="Only games of this engine."),

@@ -10,7 +10,7 @@ from django.utils.translation import gettext
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from games import profiles, selectors
+from games import selectors
 from games.engines import bots
 from games.engines.registry import all_engines
 from games.models import (
@@ -28,9 +28,10 @@ from games.models import (
     ReportTarget,
     Seat,
 )
-from games.names import seat_names
-from games.texts import entry_text, reader_language
-from games.titles import engine_name
+from games.presentation.names import seat_names
+from games.presentation.texts import entry_text, reader_language
+from games.presentation.titles import engine_name
+from games.selectors import profiles
 
 
 class ModelSerializer(serializers.ModelSerializer):

@@ -24,9 +24,9 @@ from rest_framework import exceptions
 
 from accounts.api.authentication import TokenOrBearerAuthentication
 from accounts.tokens import has_scope
-from games import live
 from games.api.errors import error_body
-from games.texts import message_text
+from games.live import hub as live
+from games.presentation.texts import message_text
 
 #: Browsers wait this long before reconnecting a dropped stream.
 RECONNECT_MILLISECONDS = 3000

@@ -15,7 +15,7 @@ from rest_framework.views import APIView
 
 from accounts.api.permissions import TokenScopeRequired
 from games import selectors, services
-from games.api import conditional
+from games.api import etags
 from games.api.players import PLAYER_FILTER_PARAMETERS, GamePlayersMixin, player_filters
 from games.api.serializers import (
     ActionResultSerializer,
@@ -41,9 +41,9 @@ from games.api.serializers import (
 from games.api.throttling import FailOpenUserRateThrottle
 from games.engines.registry import UnknownEngine, all_engines, get_engine
 from games.exceptions import GameError
-from games.export import game_export
+from games.log.export import game_export
 from games.models import ActionSource, GameStatus
-from games.texts import message_text, reader_language
+from games.presentation.texts import message_text, reader_language
 
 TRUE_WORDS = {"1", "true", "yes", "on"}
 
@@ -150,10 +150,10 @@ class GameViewSet(GamePlayersMixin, mixins.ListModelMixin, mixins.RetrieveModelM
         stamp = selectors.game_stamp(game_id=int(self.kwargs["pk"]))
         if stamp is None:
             return None, None, None  # no such game: the full path answers 404
-        etag = conditional.game_etag(request, stamp, answer=answer)
+        etag = etags.game_etag(request, stamp, answer=answer)
         if not stamp.shown_without_invitation(request.user):
             return stamp, etag, None  # perhaps an invitee: the full path checks, no 304 here
-        return stamp, etag, conditional.not_modified(request, etag)
+        return stamp, etag, etags.not_modified(request, etag)
 
     def _detail(self, game, code=status.HTTP_200_OK):
         game = selectors.game_list().get(pk=game.pk)
@@ -196,7 +196,7 @@ class GameViewSet(GamePlayersMixin, mixins.ListModelMixin, mixins.RetrieveModelM
         if stamp is not None:
             context["vacations"] = stamp.vacations  # as the ETag saw them: one query less
         body = GameDetailSerializer(game, context=context).data
-        return conditional.private(Response(body), etag)
+        return etags.private(Response(body), etag)
 
     @extend_schema(
         operation_id="invite_player", tags=["games"], summary="Invite a player to an open game",
@@ -316,7 +316,7 @@ class GameViewSet(GamePlayersMixin, mixins.ListModelMixin, mixins.RetrieveModelM
                 return unchanged
             listed = selectors.legal_actions_for(self.get_object(), request.user,
                                                  language=reader_language(request))
-            return conditional.private(Response(listed), etag)
+            return etags.private(Response(listed), etag)
         return self._submit(request, int(pk))
 
     def _submit(self, request, game_id: int) -> Response:
@@ -417,7 +417,7 @@ class GameViewSet(GamePlayersMixin, mixins.ListModelMixin, mixins.RetrieveModelM
         page = self.paginate_queryset(entries)
         context = {"viewer_seat": selectors.viewer_seat_number(game, request.user),
                    "engine": game.engine, "language": reader_language(request)}
-        return conditional.private(self.get_paginated_response(
+        return etags.private(self.get_paginated_response(
             LogEntrySerializer(page, many=True, context=context).data
         ), etag)
 

@@ -6,11 +6,11 @@ import importlib
 
 from games.engines.base import Engine
 
-#: Engine packages shipped with the product; each exposes a module-level `engine` instance.
+#: Engine modules shipped with the product (`<game>/engine.py`); each exposes an `engine` instance.
 BUILTIN_ENGINE_MODULES: tuple[str, ...] = (
-    "games.engines.stone_age",
-    "games.engines.seven_wonders",
-    "games.engines.caverna",
+    "games.engines.stone_age.engine",
+    "games.engines.seven_wonders.engine",
+    "games.engines.caverna.engine",
 )
 
 

@@ -7,7 +7,7 @@ import json
 
 from django.db import migrations, models
 
-import games.fields
+import games.models.fields
 
 BATCH = 1000
 
@@ -28,7 +28,7 @@ def _in_batches(schema_editor, Action, rows, fields):
 
 
 def pack_texts(apps, schema_editor):
-    from games import logtexts
+    from games.log import codec as logtexts
 
     Action = apps.get_model("games", "Action")
 
@@ -51,8 +51,8 @@ def pack_texts(apps, schema_editor):
 
 
 def unpack_texts(apps, schema_editor):
-    from games import logtexts
-    from games.texts import message_text
+    from games.log import codec as logtexts
+    from games.presentation.texts import message_text
 
     Action = apps.get_model("games", "Action")
 
@@ -96,7 +96,7 @@ class Migration(migrations.Migration):
         migrations.AlterField(
             model_name='action',
             name='payload',
-            field=games.fields.ActionPayloadField(blank=True, null=True),
+            field=games.models.fields.ActionPayloadField(blank=True, null=True),
         ),
         migrations.AlterField(
             model_name='action',

@@ -5,9 +5,9 @@ from datetime import timedelta
 from django import template
 from django.utils.translation import gettext, ngettext
 
-from games.names import with_names
-from games.texts import component_name
-from games.titles import engine_name as engine_display_name
+from games.presentation.names import with_names
+from games.presentation.texts import component_name
+from games.presentation.titles import engine_name as engine_display_name
 
 register = template.Library()
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from django import template
 
-from games import invites
 from games.models import GameStatus, InvitationStatus
+from games.services import invitations as invites
 
 register = template.Library()
 

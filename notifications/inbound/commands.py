@@ -11,7 +11,7 @@ import unicodedata
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from notifications.summaries import with_names
+from games.presentation.summaries import with_names
 
 #: Words that are commands, not filters (and their synonyms).
 PASS_WORDS = {"pass", "skip"}

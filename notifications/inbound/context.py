@@ -11,10 +11,10 @@ from typing import Any
 from django.conf import settings
 
 from games.models import ActionSource
-from games.texts import entry_text
+from games.presentation.summaries import seat_names
+from games.presentation.texts import entry_text
 from notifications.inbound import tokens
 from notifications.inbound.commands import Choice, choices_from, words_of
-from notifications.summaries import seat_names
 
 #: Log sources of moves made for a player without asking them (games.autoplay).
 AUTOMATIC_SOURCES = (ActionSource.AUTO, ActionSource.QUEUED)
@@ -136,7 +136,7 @@ def automatic_since_own(game, seat_number: int | None, limit: int = 12) -> list[
     queue) since its player's own last move, as the seat reads them, players named."""
     if seat_number is None:
         return []
-    from games.autoplay import automatic_moves_since_own_move
+    from games.services.autoplay import automatic_moves_since_own_move
 
     entries = automatic_moves_since_own_move(game, seat_number)[-limit:]
     return _log_lines(game, entries, seat_number)

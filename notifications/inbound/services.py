@@ -30,6 +30,7 @@ from django.utils.translation import gettext, gettext_lazy
 
 from accounts.templatetags.language_tags import localized_digits
 from config.celery import publish_after_commit
+from games.presentation.summaries import seat_names
 from notifications.inbound import context as play
 from notifications.inbound import tokens, trust
 from notifications.inbound.commands import (
@@ -49,7 +50,6 @@ from notifications.models import (
     Notification,
     NotificationKind,
 )
-from notifications.summaries import seat_names
 
 logger = logging.getLogger(__name__)
 
@@ -530,7 +530,7 @@ def _process(inbound: InboundMessage, message: AnymailInboundMessage,
 
 def _switch_forced_moves(inbound, game, user, now, *, on: bool) -> None:
     """`auto on` / `auto off`: forced moves play themselves in this game, or wait for me."""
-    from games import autoplay
+    from games.services import autoplay
 
     autoplay.auto_switch(game_id=game.pk, user=user, on=on)
     headline = (gettext("Forced moves now play themselves in this game") if on
@@ -674,7 +674,7 @@ def _play(inbound, game, user, now, choice: Choice, stale: bool) -> None:
     from games import services as game_services
     from games.exceptions import GameNotRunning, IllegalMove, NotAllowed, StaleVersion
     from games.models import ActionSource
-    from games.texts import message_text
+    from games.presentation.texts import message_text
 
     version = game.version
     try:

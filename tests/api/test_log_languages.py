@@ -7,9 +7,9 @@ import pytest
 
 from games import services
 from games.engines.registry import get_engine
-from games.logtexts import literal
+from games.log.codec import literal
 from games.models import Action, Game
-from games.texts import entry_text, took_back_texts, translations_for
+from games.presentation.texts import entry_text, took_back_texts, translations_for
 from tests.api.test_games_api import client_for
 from tests.factories import started_game
 

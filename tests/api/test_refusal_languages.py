@@ -9,7 +9,7 @@ import pytest
 
 from games.engines.registry import get_engine
 from games.models import Game
-from games.texts import render_text
+from games.presentation.texts import render_text
 from tests.api.test_games_api import client_for
 from tests.api.test_log_languages import _pick_phase
 from tests.factories import started_game

@@ -13,7 +13,7 @@ import pytest
 from rest_framework.test import APIClient
 
 from games.engines.registry import all_engines, get_engine
-from games.texts import view_texts
+from games.presentation.texts import view_texts
 from tests.api.clients import token_client
 from tests.factories import UserFactory, started_game
 

@@ -10,8 +10,10 @@ import pytest
 from django.core import mail
 from django.utils import timezone
 
-from games import invites, ratings, services
+from games import services
 from games.models import Game, GameStatus
+from games.services import invitations as invites
+from games.services import ratings
 from tests.e2e.test_browser import ARTIFACTS, PASSWORD, browser, watch_csp  # noqa: F401
 from tests.factories import PASSWORD as FACTORY_PASSWORD
 from tests.factories import UserFactory

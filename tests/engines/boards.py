@@ -26,7 +26,7 @@ def render_board(slug: str, view: dict[str, Any], *, seat: int | None = None,
         django.setup()
     from django.template import Context, Engine
 
-    from games.texts import view_texts
+    from games.presentation.texts import view_texts
 
     engine = Engine(dirs=TEMPLATE_DIRS,
                     libraries={"game_tags": "games.templatetags.game_tags",

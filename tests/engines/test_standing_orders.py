@@ -11,10 +11,10 @@ import pytest
 
 from games.engines import autoplay
 from games.engines.base import canonical_action
-from games.engines.caverna import engine as caverna
-from games.engines.seven_wonders import engine as seven_wonders
-from games.engines.stone_age import engine as stone_age
+from games.engines.caverna.engine import engine as caverna
+from games.engines.seven_wonders.engine import engine as seven_wonders
 from games.engines.stone_age import rules as sa_rules
+from games.engines.stone_age.engine import engine as stone_age
 from tests.engines.stone_age.helpers import action_phase, fresh, resources, set_tools
 from tests.engines.toy import toy_engine
 

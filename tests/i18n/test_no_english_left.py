@@ -17,14 +17,15 @@ from django.utils import timezone, translation
 
 from accounts.models import Sanction, SanctionKind, restriction_message
 from config.engine_catalogs import LANGUAGES
-from games import moderation, services
+from games import services
 from games.engines.base import InvalidOptions
 from games.engines.registry import get_engine
 from games.engines.texts import SHARED_MESSAGES, render, text
 from games.exceptions import InvalidGameSetup, NotAllowed
 from games.models import Game
-from games.titles import ENGINE_NAMES
-from notifications import calendar, push
+from games.presentation.titles import ENGINE_NAMES
+from games.services import moderation
+from notifications.channels import calendar, push
 from notifications.models import Notification, NotificationKind
 from notifications.services import build_email
 from tests.api.test_games_api import client_for
@@ -287,7 +288,7 @@ def test_the_moderators_admin_actions_and_display_name_problems_are_translated()
 
 @pytest.mark.django_db
 def test_what_moderators_and_email_players_read_of_records_and_answers_is_translated():
-    from games.records import DeadlineOutcome
+    from games.models.records import DeadlineOutcome
     from notifications.inbound.services import _quote
 
     game = Game.objects.create(engine="caverna", num_players=2, seed="admin-names",

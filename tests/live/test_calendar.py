@@ -8,7 +8,7 @@ import pytest
 from django.test import Client
 
 from games.models import Seat
-from notifications import calendar
+from notifications.channels import calendar
 from tests.factories import UserFactory, committed, started_game
 from tests.live.helpers import play_moves
 

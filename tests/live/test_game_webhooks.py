@@ -15,7 +15,7 @@ from accounts.tokens import token_create
 from games import services
 from games.engines.registry import get_engine
 from games.engines.seven_wonders.data import CARDS
-from notifications import webhooks
+from notifications.channels import webhooks
 from notifications.models import Webhook, WebhookDelivery
 from tests.api.clients import token_client
 from tests.factories import UserFactory, committed, open_game, started_game

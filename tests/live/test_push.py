@@ -12,7 +12,7 @@ from cryptography.hazmat.primitives.asymmetric import ec
 from django.test import Client
 from django.utils import timezone
 
-from notifications import push
+from notifications.channels import push
 from notifications.models import (
     EmailStatus,
     Notification,

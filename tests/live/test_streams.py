@@ -13,8 +13,8 @@ from django.test import Client
 from games import services
 from games.engines.registry import get_engine
 from games.models import Action
-from games.names import seat_names
-from games.texts import entry_text, view_texts
+from games.presentation.names import seat_names
+from games.presentation.texts import entry_text, view_texts
 from tests.api.clients import token_of
 from tests.factories import UserFactory, started_game
 from tests.live.conftest import start_server, stop_server
@@ -210,7 +210,7 @@ def test_one_read_serves_every_log_entry_a_move_wrote():
     announcement reads them all for every stream of the process, so the rest cost no query."""
     import asyncio
 
-    from games import live
+    from games.live import hub as live
 
     game, _users = started_game(2, engine="stone_age", seed="hub-one-read")
     before = game.version

@@ -15,7 +15,7 @@ from django.db import transaction
 
 from games import services
 from games.engines.registry import get_engine
-from notifications import webhooks
+from notifications.channels import webhooks
 from notifications.models import (
     Notification,
     NotificationKind,

@@ -11,12 +11,13 @@ import pytest
 from django.contrib.auth.models import Group
 from django.test import Client
 
-from games import moderation, services
+from games import services
 from games.engines.registry import get_engine
 from games.exceptions import NotAllowed
 from games.models import ActionSource, AuditEntry, Game
-from games.names import seat_names
-from games.texts import entry_text, view_texts
+from games.presentation.names import seat_names
+from games.presentation.texts import entry_text, view_texts
+from games.services import moderation
 from tests.factories import UserFactory, committed, started_game
 
 pytestmark = pytest.mark.django_db

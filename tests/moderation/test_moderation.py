@@ -295,7 +295,7 @@ def test_the_open_reports_queue_and_closing_reports(moderator):
 
 def test_the_audit_trail_is_read_only(moderator):
     game, _ = started(2)
-    from games import moderation
+    from games.services import moderation
 
     entry = moderation.game_abort(moderator=moderator, game=game, reason="test")
     client = admin_client(moderator)
@@ -324,7 +324,7 @@ def test_stalled_and_reported_filters(moderator):
 
 
 def test_a_suspended_player_cannot_act_chat_or_create_on_web_and_api(moderator, api_client):
-    from games import moderation
+    from games.services import moderation
 
     game, (alice, bob) = started(2)
     moderation.user_suspend(moderator=moderator, user=alice, days=2, reason="abuse")
@@ -356,7 +356,7 @@ def test_a_suspended_player_cannot_act_chat_or_create_on_web_and_api(moderator, 
 
 
 def test_a_banned_player_cannot_join(moderator):
-    from games import moderation
+    from games.services import moderation
 
     banned = UserFactory()
     moderation.user_ban(moderator=moderator, user=banned, reason="spam")

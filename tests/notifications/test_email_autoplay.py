@@ -77,7 +77,7 @@ def test_auto_off_and_on_by_email_switch_forced_moves_for_that_game():
 
 
 def test_no_email_mentions_a_queue():
-    from games import autoplay
+    from games.services import autoplay
 
     game, users = started("chain", 3)
     marker = {"type": "take", "spot": "a", "plan": "secret-plan-91c2"}

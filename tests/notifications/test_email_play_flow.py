@@ -14,7 +14,7 @@ from django.utils import timezone
 
 from games import services as game_services
 from games.models import Action
-from games.texts import entry_text
+from games.presentation.texts import entry_text
 from notifications import services as notification_services
 from notifications.inbound import tokens
 from notifications.models import EmailReply, InboundMessage

@@ -7,10 +7,10 @@ from __future__ import annotations
 import pytest
 from django.contrib.auth.models import Group
 
-from games import moderation
 from games import services as game_services
 from games.exceptions import NotAllowed
 from games.models import Action, ActionSource
+from games.services import moderation
 from notifications.models import InboundMessage
 from tests.factories import UserFactory
 from tests.notifications.email_play import (

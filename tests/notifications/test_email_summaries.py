@@ -12,11 +12,11 @@ import pytest
 from django.utils import timezone
 
 from games.models import Action, Game
-from games.texts import entry_text
+from games.presentation.summaries import seat_names
+from games.presentation.texts import entry_text
 from notifications.inbound import context as play
 from notifications.models import Notification, NotificationKind
 from notifications.services import build_email
-from notifications.summaries import seat_names
 from tests.notifications.email_play import (
     answer,
     last_mail_to,

@@ -12,9 +12,9 @@ import pytest
 from django.utils import translation
 
 from games.engines.registry import get_engine
-from notifications import summaries
+from games.presentation import summaries
+from games.presentation.summaries import game_lines, seat_names
 from notifications.inbound import context as play
-from notifications.summaries import game_lines, seat_names
 from tests.notifications.email_play import started
 from tests.notifications.test_email_summaries import play_moves, section, turn_email
 

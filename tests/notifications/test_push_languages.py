@@ -13,7 +13,7 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from notifications import push, webhooks
+from notifications.channels import push, webhooks
 from notifications.models import Notification, NotificationKind, Webhook, WebhookDelivery
 from tests.factories import UserFactory, started_game
 

@@ -20,9 +20,10 @@ from pathlib import Path
 import pytest
 from django.utils import timezone
 
-from games import ratings, services
+from games import services
 from games.engines.registry import get_engine
 from games.models import Game, GameStatus, Rating, RatingApplication
+from games.services import ratings
 from tests.factories import UserFactory
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db]

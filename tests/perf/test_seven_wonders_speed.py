@@ -4,7 +4,7 @@ mid-game at 7 players, and one pick applied. Skipped unless pytest runs with --b
 
 from __future__ import annotations
 
-from games.engines.seven_wonders import engine
+from games.engines.seven_wonders.engine import engine
 from tests.engines.conformance import play_random_game
 from tests.perf.engine_play import BENCHMARKS_ONLY, kit_games, random_game
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from games.engines.stone_age import engine
+from games.engines.stone_age.engine import engine
 from tests.perf.engine_play import (
     BENCHMARKS_ONLY,
     decisions,

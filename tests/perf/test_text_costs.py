@@ -11,7 +11,7 @@ import pytest
 
 from games.engines.registry import get_engine
 from games.engines.texts import render
-from games.texts import number_format, translations_for
+from games.presentation.texts import number_format, translations_for
 from tests.engines.test_texts import random_texts
 from tests.perf.cost_table import record
 from tests.perf.engine_play import BENCHMARKS_ONLY

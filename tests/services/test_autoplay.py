@@ -6,10 +6,11 @@ from __future__ import annotations
 
 import pytest
 
-from games import autoplay, services
+from games import services
 from games.engines import registry
 from games.exceptions import NotAllowed
 from games.models import Action, Game, Seat
+from games.services import autoplay
 from notifications.models import Notification
 from tests.factories import committed, started_game
 from tests.services.chain_engine import chain_engine
@@ -284,7 +285,7 @@ class _UndoableChain(type(chain_engine)):
 
 @pytest.mark.django_db
 def test_undo_takes_back_a_move_with_the_automatic_steps_that_followed_it():
-    from games import undo
+    from games.services import undo
 
     undoable = _UndoableChain()
     registry.register(undoable)

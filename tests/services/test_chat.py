@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from games import services
 from games.exceptions import ChatError
 from games.models import ChatMessage
-from games.text import visible_text
+from games.presentation.visible_text import visible_text
 from tests.factories import started_game
 
 INVISIBLE_BODIES = [

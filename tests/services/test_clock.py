@@ -5,7 +5,7 @@ from datetime import UTC, datetime, timedelta
 from hypothesis import given
 from hypothesis import strategies as st
 
-from games.clock import deadline_after, playing_time
+from games.services.clocks import deadline_after, playing_time
 
 T0 = datetime(2026, 3, 1, 12, tzinfo=UTC)
 DAY = timedelta(days=1)

@@ -15,9 +15,10 @@ from django.core.management import CommandError, call_command
 from django.utils import timezone
 from rest_framework.test import APIClient
 
-from games import logtexts, services
+from games import services
 from games.engines import registry
 from games.exceptions import EngineFault
+from games.log import codec as logtexts
 from games.models import Game, Seat
 from tests.engines.toy import ToyEngine
 from tests.factories import committed, started_game

@@ -20,7 +20,7 @@ from games.exceptions import (
     StaleVersion,
 )
 from games.models import Action, ActionKind, Game, GameStatus
-from games.texts import entry_text, message_text
+from games.presentation.texts import entry_text, message_text
 from tests.engines.toy import toy_engine
 from tests.factories import UserFactory, committed, open_game, started_game
 

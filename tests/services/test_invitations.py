@@ -12,9 +12,10 @@ from django.core import mail
 from django.test import Client
 from django.utils import timezone
 
-from games import services, views
+from games import services
 from games.exceptions import InvitationError, InvitationsThrottled, LobbyError, NotAllowed
 from games.models import GameInvitation, InvitationAttempt
+from games.web import views
 from notifications import services as notification_services
 from notifications.models import Notification
 from tests.factories import UserFactory, committed, started_game

@@ -11,10 +11,11 @@ import time_machine
 from django.test import Client
 from django.utils import timezone
 
-from games import invites, services
+from games import services
 from games.exceptions import InvitationError, LobbyError, NotAllowed
 from games.models import Game, GameInvitation, GameStatus, Seat
-from games.reliability import deadline_record
+from games.services import invitations as invites
+from games.services.reliability import deadline_record
 from notifications.models import Notification
 from tests.factories import UserFactory, committed, open_game
 

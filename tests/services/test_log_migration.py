@@ -11,9 +11,9 @@ import pytest
 from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
 
-from games import logpayloads
 from games.engines.registry import get_engine
-from games.texts import entry_text
+from games.log import payloads as logpayloads
+from games.presentation.texts import entry_text
 from tests.factories import UserFactory
 
 pytestmark = pytest.mark.django_db(transaction=True)

@@ -9,8 +9,8 @@ import random
 
 import pytest
 
-from games import logpayloads
 from games.engines.registry import get_engine
+from games.log import payloads as logpayloads
 
 ENGINES = [("stone_age", 3), ("seven_wonders", 4), ("caverna", 2)]
 

@@ -9,11 +9,11 @@ import random
 
 import pytest
 
-from games import logtexts
 from games.engines.registry import get_engine
 from games.engines.texts import text
+from games.log import codec as logtexts
 from games.models import Action
-from games.texts import entry_text, took_back_texts
+from games.presentation.texts import entry_text, took_back_texts
 
 ENGINES = [("stone_age", 3), ("seven_wonders", 4), ("caverna", 2)]
 

@@ -6,9 +6,10 @@ from __future__ import annotations
 import pytest
 from django.db import connection
 
-from games import moderation, ratings, services
+from games import services
 from games.engines.registry import get_engine
 from games.models import Game, GameStatus, Rating, RatingApplication
+from games.services import moderation, ratings
 from tests.factories import UserFactory, committed, open_game
 from tests.services.racing import race
 

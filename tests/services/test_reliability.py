@@ -8,9 +8,10 @@ from datetime import UTC, datetime, timedelta
 import pytest
 import time_machine
 
-from games import reliability, services
+from games import services
 from games.engines.registry import get_engine
 from games.models import DeadlineOutcome, DeadlineRecord, Game, GameStatus, Seat
+from games.services import reliability
 from tests.factories import UserFactory, committed, started_game
 
 pytestmark = pytest.mark.django_db

@@ -9,8 +9,8 @@ from django.utils import timezone
 from games import selectors, services
 from games.engines.registry import get_engine
 from games.models import Game
-from games.names import seat_names
-from games.texts import view_texts
+from games.presentation.names import seat_names
+from games.presentation.texts import view_texts
 from tests.factories import committed, started_game
 
 pytestmark = pytest.mark.django_db

@@ -11,8 +11,8 @@ from django.apps import apps
 
 from games.engines.registry import get_engine
 from games.models import Game
+from games.presentation.texts import english_text
 from games.services import game_health_problem
-from games.texts import english_text
 from tests.factories import started_game
 from tests.live.helpers import play_moves
 

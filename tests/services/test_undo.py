@@ -9,7 +9,7 @@ from games import services
 from games.engines.registry import get_engine
 from games.exceptions import NotAllowed, StaleVersion
 from games.models import Action, ActionKind
-from games.undo import UndoRefused, can_undo
+from games.services.undo import UndoRefused, can_undo
 from tests.api.clients import token_client
 from tests.factories import UserFactory, committed, started_game
 

@@ -9,8 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from games import ratings, services
+from games import services
 from games.models import Game, GameStatus, Rating, RatingApplication
+from games.services import ratings
 from tests.conftest import wait_for
 from tests.engines.toy import toy_engine
 from tests.factories import open_game

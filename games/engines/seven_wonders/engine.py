@@ -632,3 +632,6 @@ def _why_not(state: State, seat: int, action: dict[str, Any]) -> IllegalAction:
     if action.get("free") == "olympia":
         return texts.refusal("sw.refuse_olympia")
     return texts.refusal("sw.refuse_build" if kind == "build" else "sw.refuse_use", card=cid)
+
+
+engine = SevenWondersEngine()

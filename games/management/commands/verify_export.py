@@ -5,7 +5,7 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
-from games.export import ExportMismatch, verify_export
+from games.log.export import ExportMismatch, verify_export
 
 
 class Command(BaseCommand):

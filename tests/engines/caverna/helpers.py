@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from games.engines.caverna import engine
 from games.engines.caverna.board import idx
+from games.engines.caverna.engine import engine
 
 
 def fresh(n: int = 3, seed: str = "test-seed", version: int | None = None) -> dict[str, Any]:

@@ -3,9 +3,9 @@
 import pytest
 
 from games.engines.base import IllegalAction
-from games.engines.caverna import engine
 from games.engines.caverna import rules as R
 from games.engines.caverna.board import idx
+from games.engines.caverna.engine import engine
 
 from .helpers import (
     act,

@@ -11,8 +11,8 @@ import random
 import pytest
 
 from games.engines.base import IllegalAction
-from games.engines.caverna import engine
 from games.engines.caverna import rules as R
+from games.engines.caverna.engine import engine
 from tests.perf.engine_play import decisions
 
 

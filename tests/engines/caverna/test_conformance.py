@@ -4,7 +4,7 @@ import os
 
 import pytest
 
-from games.engines.caverna import engine
+from games.engines.caverna.engine import engine
 from tests.engines.conformance import check_engine
 
 

@@ -4,10 +4,11 @@ Housework space; permanent ones are checked on a board that owns the tile."""
 
 import pytest
 
-from games.engines.caverna import effects, engine, scoring
+from games.engines.caverna import effects, scoring
 from games.engines.caverna import rules as R
 from games.engines.caverna.board import family_limit, idx
 from games.engines.caverna.data import TILES
+from games.engines.caverna.engine import engine
 from games.engines.caverna.texts import english
 from games.engines.texts import text
 

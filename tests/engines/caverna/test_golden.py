@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from games.engines.base import IllegalAction
-from games.engines.caverna import engine
+from games.engines.caverna.engine import engine
 from games.engines.caverna.versions import LEGACY_VERSION
 
 GOLDEN = sorted((Path(__file__).parent / "golden").glob("*.json"))

@@ -2,9 +2,9 @@
 
 import pytest
 
-from games.engines.caverna import engine
 from games.engines.caverna import rules as R
 from games.engines.caverna.board import idx
+from games.engines.caverna.engine import engine
 
 from .helpers import act, actor, fresh, legal, top
 

@@ -7,8 +7,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from games.engines.caverna import animals as A
-from games.engines.caverna import engine
 from games.engines.caverna.board import family_limit
+from games.engines.caverna.engine import engine
 
 
 def check(state):

@@ -9,9 +9,10 @@ version 3 keep its rules (their logs are in golden/v3_*.json, replayed by test_g
 import pytest
 
 from games.engines.base import InvalidOptions
-from games.engines.caverna import engine, scoring
 from games.engines.caverna import rules as R
+from games.engines.caverna import scoring
 from games.engines.caverna.board import idx
+from games.engines.caverna.engine import engine
 from games.engines.caverna.texts import english
 
 from .helpers import (

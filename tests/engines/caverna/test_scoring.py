@@ -1,7 +1,8 @@
 """Final scoring by the scoring pad (WE1, WE17), ties and the result shape."""
 
-from games.engines.caverna import engine, scoring
+from games.engines.caverna import scoring
 from games.engines.caverna.board import idx, new_board
+from games.engines.caverna.engine import engine
 
 from .helpers import fresh
 

@@ -5,8 +5,8 @@ import json
 import pytest
 
 from games.engines.base import InvalidOptions
-from games.engines.caverna import engine
 from games.engines.caverna.data import ROUND_CARDS, SOLO_CARD_ORDER
+from games.engines.caverna.engine import engine
 
 from .helpers import fresh
 

@@ -1,7 +1,7 @@
 """Solo rules: accumulation limit with ruby protection (WE14), harvests, card order."""
 
-from games.engines.caverna import engine
 from games.engines.caverna import rules as R
+from games.engines.caverna.engine import engine
 
 from .helpers import act, fresh, legal, top
 

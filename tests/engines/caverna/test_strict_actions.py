@@ -7,7 +7,7 @@ import json
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from games.engines.caverna import engine
+from games.engines.caverna.engine import engine
 from tests.engines.strict import (
     Tally,
     check_random_points,

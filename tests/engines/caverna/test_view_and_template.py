@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from games.engines.caverna import engine
+from games.engines.caverna.engine import engine
 from games.engines.caverna.texts import english
 from tests.engines.boards import render_board
 

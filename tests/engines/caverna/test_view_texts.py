@@ -8,10 +8,10 @@ import random
 
 import pytest
 
-from games.engines.caverna import engine
 from games.engines.caverna import texts as T
 from games.engines.caverna.board import idx
 from games.engines.caverna.effects import LEGACY_TILE_TEXT, TILE_TEXT
+from games.engines.caverna.engine import engine
 from games.engines.texts import placeholders, render, text
 from tests.engines.strict_catalogs import strict_translations
 

@@ -1,7 +1,7 @@
 """The work phase: turn order, weapon order with the ruby exception, newborns, passing."""
 
-from games.engines.caverna import engine
 from games.engines.caverna import rules as R
+from games.engines.caverna.engine import engine
 
 from .helpers import act, actor, legal, place, top, turn_state
 

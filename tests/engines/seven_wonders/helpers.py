@@ -5,8 +5,8 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from games.engines.seven_wonders import engine
 from games.engines.seven_wonders.data import CARDS
+from games.engines.seven_wonders.engine import engine
 
 BY_NAME: dict[tuple[str, int], str] = {(c["name"], c["age"]): cid for cid, c in CARDS.items()}
 

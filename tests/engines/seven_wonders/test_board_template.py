@@ -4,8 +4,8 @@ language alone, shows what issue 3 point 7 asks for, and never shows a hidden ca
 
 
 
-from games.engines.seven_wonders import engine
 from games.engines.seven_wonders.data import CARDS
+from games.engines.seven_wonders.engine import engine
 from tests.engines.boards import render_board
 from tests.engines.conformance import play_random_game
 from tests.engines.seven_wonders.helpers import card, city, game, hand, options_for, pick_all

@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from games.engines.seven_wonders import engine
+from games.engines.seven_wonders.engine import engine
 from tests.engines.conformance import PlayedGame, play_random_game, replay
 
 GOLDEN = Path(__file__).parent / "golden"

@@ -6,8 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from games.engines.seven_wonders import engine
-from games.engines.seven_wonders.engine import PICK_TYPES
+from games.engines.seven_wonders.engine import PICK_TYPES, engine
 from games.engines.seven_wonders.rules import card_actions
 from tests.perf.engine_play import decisions
 

@@ -6,7 +6,7 @@ import os
 
 import pytest
 
-from games.engines.seven_wonders import engine
+from games.engines.seven_wonders.engine import engine
 from tests.engines.conformance import check_engine
 
 DEFAULT = 50

@@ -4,8 +4,8 @@ only tradable sources, coins held at the start of the turn, deduplicated cheapes
 import pytest
 
 from games.engines.base import IllegalAction
-from games.engines.seven_wonders import engine
 from games.engines.seven_wonders.data import CARDS
+from games.engines.seven_wonders.engine import engine
 from games.engines.seven_wonders.rules import ZERO, payment_plans, vector
 from tests.engines.conformance import play_random_game
 from tests.engines.seven_wonders.helpers import card, city, game, hand, options_for

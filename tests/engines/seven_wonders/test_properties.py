@@ -8,7 +8,7 @@ from collections import Counter
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from games.engines.seven_wonders import engine
+from games.engines.seven_wonders.engine import engine
 from games.engines.seven_wonders.rules import CARD_NAME
 
 

@@ -2,7 +2,7 @@
 
 import pytest
 
-from games.engines.seven_wonders import engine
+from games.engines.seven_wonders.engine import engine
 from games.engines.seven_wonders.scoring import CATEGORIES, science_points, score_seat
 from tests.engines.seven_wonders.helpers import card, city, game
 

@@ -3,7 +3,7 @@ rulebook) that the reference's section 22 does not already cover, and the wonder
 had no test of their own. Each test names the seed line it follows; docs/rules/seven_wonders.md
 maps every example to its test."""
 
-from games.engines.seven_wonders import engine
+from games.engines.seven_wonders.engine import engine
 from games.engines.seven_wonders.scoring import final_result
 from tests.engines.english import english_view
 from tests.engines.seven_wonders.helpers import card, city, game, hand, options_for, pick_all

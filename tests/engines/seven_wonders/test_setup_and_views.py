@@ -7,9 +7,8 @@ from collections import Counter
 import pytest
 
 from games.engines.base import InvalidOptions
-from games.engines.seven_wonders import engine
 from games.engines.seven_wonders.data import CARDS, WONDERS
-from games.engines.seven_wonders.engine import build_deck
+from games.engines.seven_wonders.engine import build_deck, engine
 from tests.engines.english import english_view
 from tests.engines.seven_wonders.helpers import card, city, game, hand, options_for, pick_all
 

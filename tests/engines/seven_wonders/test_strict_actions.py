@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from games.engines.base import canonical_action
-from games.engines.seven_wonders import engine
+from games.engines.seven_wonders.engine import engine
 from tests.engines.strict import (
     Tally,
     check_mutations_refused,

@@ -7,7 +7,7 @@ import copy
 import pytest
 
 from games.engines.base import IllegalAction
-from games.engines.seven_wonders import engine
+from games.engines.seven_wonders.engine import engine
 from tests.engines.english import english_view
 from tests.engines.seven_wonders.helpers import card, city, game, hand, options_for, pick_all
 

@@ -11,8 +11,7 @@ from collections import Counter
 import pytest
 
 from games.engines.base import IllegalAction
-from games.engines.seven_wonders import engine
-from games.engines.seven_wonders.engine import build_deck
+from games.engines.seven_wonders.engine import build_deck, engine
 from games.engines.seven_wonders.free_city import FREE_CITY, controller
 from games.engines.seven_wonders.rules import GUILDS, card_actions, left_of, right_of
 from tests.engines.conformance import play_random_game, replay

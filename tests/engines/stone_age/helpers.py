@@ -7,7 +7,7 @@ import copy
 import json
 
 from games.engines.base import SeededRandom
-from games.engines.stone_age import engine
+from games.engines.stone_age.engine import engine
 
 SEED = "stone-age-tests"
 

@@ -3,7 +3,7 @@ the end) with Django's template language alone, and shows what the view holds.""
 
 
 
-from games.engines.stone_age import engine
+from games.engines.stone_age.engine import engine
 from tests.engines.boards import render_board
 from tests.engines.conformance import play_random_game
 

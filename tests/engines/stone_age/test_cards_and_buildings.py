@@ -5,7 +5,8 @@ from collections import Counter
 
 import pytest
 
-from games.engines.stone_age import data, engine, rules
+from games.engines.stone_age import data, rules
+from games.engines.stone_age.engine import engine
 
 from .helpers import action_phase, apply, resources, rig_dice, set_tools
 

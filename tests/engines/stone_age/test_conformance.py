@@ -3,7 +3,7 @@ JSON round trip, purity, hidden seed, illegal input; plus a run where the bot pl
 
 import os
 
-from games.engines.stone_age import engine
+from games.engines.stone_age.engine import engine
 from tests.engines.conformance import check_engine
 
 GAMES = int(os.environ.get("TURNPOST_RANDOM_GAMES", "50"))

@@ -9,7 +9,8 @@ import random
 
 import pytest
 
-from games.engines.stone_age import engine, rules
+from games.engines.stone_age import rules
+from games.engines.stone_age.engine import engine
 
 
 def _random_states(num_players: int, games: int):

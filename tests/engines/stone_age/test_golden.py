@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from games.engines.stone_age import engine
+from games.engines.stone_age.engine import engine
 
 GOLDEN = sorted((Path(__file__).parent / "golden").glob("*.json"))
 

@@ -3,7 +3,8 @@ dice public once rolled; the extra card redacted in the log for everyone but its
 
 import json
 
-from games.engines.stone_age import data, engine
+from games.engines.stone_age import data
+from games.engines.stone_age.engine import engine
 from tests.engines.conformance import play_random_game
 from tests.engines.english import english_view
 

@@ -5,7 +5,7 @@ import copy
 import pytest
 
 from games.engines.base import IllegalAction, InvalidOptions
-from games.engines.stone_age import engine
+from games.engines.stone_age.engine import engine
 
 from .helpers import action_phase, apply, fresh, resources, rig_dice
 

@@ -7,7 +7,8 @@ from collections import Counter
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from games.engines.stone_age import data, engine, rules, scoring
+from games.engines.stone_age import data, rules, scoring
+from games.engines.stone_age.engine import engine
 
 
 def check_invariants(state):

@@ -5,7 +5,7 @@ the resource / food card examples. docs/rules/stone_age.md maps every example to
 import pytest
 
 from games.engines.base import IllegalAction
-from games.engines.stone_age import engine
+from games.engines.stone_age.engine import engine
 from tests.engines.english import english_view
 
 from .helpers import action_phase, apply, fresh, resources, rig_dice

@@ -5,7 +5,7 @@ extra resource; tool tiles nested deeper) are refused with IllegalAction and cha
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from games.engines.stone_age import engine
+from games.engines.stone_age.engine import engine
 from tests.engines.strict import Tally, check_random_points, refused_without_change
 
 

@@ -6,7 +6,7 @@ import random
 import pytest
 
 from games.engines.base import IllegalAction
-from games.engines.stone_age import engine
+from games.engines.stone_age.engine import engine
 from tests.engines.conformance import play_random_game
 
 from .helpers import action_phase, apply, fresh, resources, rig_dice, set_tools

@@ -5,7 +5,8 @@ points."""
 import pytest
 
 from games.engines.base import IllegalAction
-from games.engines.stone_age import engine, rules, scoring
+from games.engines.stone_age import rules, scoring
+from games.engines.stone_age.engine import engine
 
 from .helpers import action_phase, apply, fresh, resources, rig_dice, set_tools, step
 

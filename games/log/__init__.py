@@ -1,0 +1,1 @@
+"""The action log: how entries are stored (texts and payloads), pinned, exported."""

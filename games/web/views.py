@@ -1,0 +1,449 @@
+"""HTML views of the phone-first web UI. Thin: read with selectors, change with services."""
+
+from __future__ import annotations
+
+import json
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, JsonResponse
+from django.shortcuts import redirect, render
+from django.template.loader import select_template
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.formats import date_format
+from django.utils.html import format_html
+from django.utils.safestring import mark_safe
+from django.utils.translation import gettext, gettext_lazy
+from django.views.decorators.http import require_POST
+
+from accounts.templatetags.language_tags import localized_digits
+from games import selectors, services
+from games.engines.registry import get_engine
+from games.exceptions import GameError
+from games.models import ActionSource, GameStatus, ReportReason
+from games.presentation import board
+from games.presentation.names import seat_names, with_names
+from games.presentation.texts import (
+    entry_text,
+    message_text,
+    reader_language,
+    render_text,
+    view_texts,
+)
+from games.services import undo
+from games.web import autoplay as autoplay_views
+from games.web.forms import GameCreateForm
+
+LOG_ENTRIES_SHOWN = 30
+GENERIC_BOARD = "games/boards/generic.html"
+INVITATION_SENT = gettext_lazy("Invitation sent, if that name or email belongs to a player who is "
+                               "not in this game yet.")
+
+
+def lobby(request):
+    user = request.user
+    context = {"open_games": selectors.game_list_open(user=user)[:30]}
+    if user.is_authenticated:
+        context["awaiting"] = selectors.game_list(user=user, awaiting_me=True)[:50]
+        context["my_games"] = selectors.game_list(user=user, mine=True).exclude(
+            status__in=[GameStatus.FINISHED, GameStatus.ABORTED]
+        )[:50]
+        context["finished"] = selectors.game_list(user=user, mine=True).filter(
+            status=GameStatus.FINISHED
+        )[:10]
+    return render(request, "games/lobby.html", context)
+
+
+@login_required
+def game_create(request):
+    form = GameCreateForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            game = services.game_create(
+                creator=request.user,
+                engine_slug=form.cleaned_data["engine"],
+                num_players=form.cleaned_data["num_players"],
+                options=form.chosen_options(),
+                time_per_move=form.chosen_time_per_move(),
+                reserve=form.chosen_reserve(),
+                max_consecutive_timeouts=form.cleaned_data["max_consecutive_timeouts"],
+                allow_spectators=form.cleaned_data["allow_spectators"],
+                **form.chosen_terms(),
+            )
+        except GameError as error:
+            form.add_error(None, error.message)
+        else:
+            messages.success(request, gettext("Game created. Share its page so others can join."))
+            return redirect("games:detail", game_id=game.pk)
+    return render(request, "games/create.html", {"form": form})
+
+
+def _log_rows(entries, texts: list[str], history_suffix: str) -> list[str]:
+    """The log's rows as HTML, each entry linked to the board after it, with its time and text
+    in the reader's language and digits. Made here, not in the template: the template engine
+    took longer over these rows than over the rest of the page."""
+    undone_note = format_html(' <em class="muted">{}</em>', gettext("(taken back)"))
+    tags = {ActionSource.AUTO: format_html(' <span class="tag">{}</span>', gettext("automatic")),
+            ActionSource.QUEUED: format_html(' <span class="tag">{}</span>', gettext("queued"))}
+    rows = []
+    for entry, text in zip(entries, texts, strict=True):
+        moment = timezone.localtime(entry.created_at)
+        rows.append(format_html(
+            '<li{}><a href="?at={}{}#board" class="step" aria-label="{}">#{}</a> '
+            '<time datetime="{}" class="muted">{}</time> <bdi>{}</bdi>{}{}</li>',
+            mark_safe(' class="undone"') if entry.undone_by else "",
+            entry.sequence, history_suffix,
+            gettext("Board after move %(number)s") % {"number": entry.sequence},
+            localized_digits(entry.sequence), moment.isoformat(),
+            localized_digits(date_format(moment, "SHORT_DATETIME_FORMAT")), text,
+            undone_note if entry.undone_by else "", tags.get(entry.source, "")))
+    return rows
+
+
+def _visible_game(request, game_id):
+    game = selectors.game_with_seats(game_id)
+    if game is None or not selectors.can_view(game, request.user):
+        raise Http404(gettext("There is no such game."))
+    return game
+
+
+def _history_version(request, game) -> int | None:
+    """The past version asked for with ?at=N (0 ≤ N < the current version), or None."""
+    raw = request.GET.get("at", "")
+    if not raw.isdigit() or len(raw) > 9:
+        return None
+    at = int(raw)
+    return at if at < game.version else None
+
+
+def game_detail(request, game_id):
+    game = _visible_game(request, game_id)
+    engine = get_engine(game.engine)
+    seat = selectors.seat_of(game, request.user)
+    viewer_seat = seat.number if seat else None
+    if seat is not None and seat.turn_notified_at is not None:
+        services.seat_mark_seen(game_id=game.pk, user=request.user)
+    names = seat_names(game)
+    seats = list(game.seats.all())
+    at = _history_version(request, game)
+    finished = game.status == GameStatus.FINISHED
+    # After the end everything is revealed: anyone who may see the game may take any seat's
+    # view of any past version. Before it, a player sees their own view, others a spectator's.
+    perspective = viewer_seat
+    if finished and request.GET.get("as", "").isdigit() and int(request.GET["as"]) in names:
+        perspective = int(request.GET["as"])
+    # The board reads the view's texts in the reader's language, players named.
+    if at is not None:
+        shown = view_texts(game.engine, engine.view(undo.state_at(engine, game, at), perspective),
+                           names=names)
+        legal_actions = []
+    else:
+        shown = (selectors.rendered_view(game, perspective, language=None, names=names)
+                 if game.state is not None else None)
+        legal_actions = selectors.legal_actions_for(game, request.user)
+    log = selectors.log_newest(game, LOG_ENTRIES_SHOWN, up_to=at)
+    choices = (board.present_choices(engine, legal_actions, viewer_seat, names)
+               if legal_actions else [])
+    awaited = set(selectors.awaiting_seats(game))
+    confirm = _confirm_context(request, game, engine, viewer_seat, legal_actions, names)
+    board_template = select_template([f"games/boards/{game.engine}.html", GENERIC_BOARD]
+                                     ).template.name
+    history = _history_context(game, at, perspective if finished else None)
+    context = {
+        "game": game,
+        "engine": engine,
+        "seat": seat,
+        "seats": seats,
+        "legend": board.seat_legend(seats, awaited, engine.simultaneous, viewer_seat),
+        "vacations": selectors.vacations_now(game),
+        "chat": selectors.chat_newest(game, 50),
+        "report_reasons": ReportReason.choices,
+        "view": shown,
+        "view_json": (json.dumps(shown, indent=1, sort_keys=True)
+                      if shown is not None and board_template == GENERIC_BOARD else ""),
+        "legal_actions": legal_actions,
+        "choices": choices,
+        "tap_keys": sorted({key for choice in choices for key in choice["targets"]}),
+        "untargeted": [choice for choice in choices if not choice["targets"]],
+        # A seat that already made its secret pick may change it; the page folds the choices.
+        "picked": bool(choices) and viewer_seat not in awaited and engine.simultaneous,
+        "pick_text": _pick_text(shown, names),
+        "confirm": confirm,
+        "log": _log_rows(log, [entry_text(entry, entry.seat_number if finished else viewer_seat,
+                                          names=names, engine_slug=game.engine)
+                               for entry in log], history["suffix"] if history else ""),
+        "history": history,
+        "perspective": perspective,
+        "seat_names": names,
+        "result_rows": _result_rows(game),
+        "can_undo": at is None and game.status == GameStatus.ACTIVE and seat is not None
+        and not seat.is_bot and undo.can_undo(engine, game, viewer_seat),
+        "is_creator": request.user.is_authenticated and game.created_by_id == request.user.pk,
+        "can_join": request.user.is_authenticated and game.status == GameStatus.OPEN
+        and seat is None and game.seats.count() < game.num_players,
+        "board_template": board_template,
+    }
+    context.update(autoplay_views.page_context(game, seat))
+    return render(request, "games/detail.html", context)
+
+
+def _pick_text(shown, names) -> str:
+    """The viewer's pending secret pick in words (7 Wonders' view says it), from the view as
+    the board shows it (its texts already in the reader's language)."""
+    you = shown.get("you") if isinstance(shown, dict) else None
+    if isinstance(you, dict) and you.get("pick_text"):
+        return with_names(str(you["pick_text"]), names)
+    return ""
+
+
+def _history_context(game, at, perspective) -> dict | None:
+    """Links to step through the game's versions (the board as the viewer saw it then)."""
+    if game.version == 0:
+        return None
+    current = game.version if at is None else at
+    suffix = f"&as={perspective}" if perspective is not None else ""
+    return {
+        "at": at,
+        "current": current,
+        "last": game.version,
+        "previous": current - 1 if current > 0 else None,
+        "next": current + 1 if at is not None else None,
+        "suffix": suffix,
+    }
+
+
+def _confirm_context(request, game, engine, viewer_seat, legal_actions, names) -> dict | None:
+    """The choice waiting for Confirm (no-JavaScript flow: ?confirm=<index>&version=<v>)."""
+    raw, version = request.GET.get("confirm", ""), request.GET.get("version", "")
+    if not legal_actions or not raw.isdigit() or version != str(game.version):
+        return None
+    return _preview_of(game, engine, viewer_seat, legal_actions, int(raw), names,
+                       reader_language(request))
+
+
+def _preview_of(game, engine, viewer_seat, legal_actions, index, names,
+                language: str) -> dict | None:
+    if not 0 <= index < len(legal_actions):
+        return None
+    item = legal_actions[index]
+    label, detail = board.choice_label(game.engine, item, viewer_seat, names)
+    return {
+        "index": index,
+        # Asked as a question ("…?"): a translated sentence's full stop goes.
+        "label": with_names(label, names).rstrip(".。"),
+        "detail": with_names(detail, names),
+        "changes": board.preview(engine, game.state, viewer_seat, item["action"],
+                                 language=language),
+        "targets": board.targets_of(game.engine, item["action"]),
+        "version": game.version,
+    }
+
+
+def game_preview(request, game_id):
+    """The confirm panel of one choice, fetched by the page's script when a choice is tapped."""
+    game = _visible_game(request, game_id)
+    legal = selectors.legal_actions_for(game, request.user)
+    index, version = request.GET.get("index", ""), request.GET.get("version", "")
+    seat = selectors.seat_of(game, request.user)
+    preview = None
+    if index.isdigit() and version == str(game.version) and seat is not None:
+        preview = _preview_of(game, get_engine(game.engine), seat.number, legal, int(index),
+                              seat_names(game), reader_language(request))
+    return render(request, "games/_confirm.html", {"game": game, "confirm": preview,
+                                                    "fragment": True})
+
+
+def game_version(request, game_id):
+    """What the game page polls to know when to refresh itself: cheap and free of secrets. Two
+    small reads (never the state); the full visibility check only for a private game the
+    caller has no seat in."""
+    found = selectors.game_version_and_seats(game_id)
+    if found is None:
+        raise Http404("There is no such game.")
+    (version, status, allow_spectators), seated = found
+    if not allow_spectators and request.user.pk not in seated:
+        _visible_game(request, game_id)
+    return JsonResponse({"version": version, "status": status, "seats": len(seated)})
+
+
+def _result_rows(game) -> list[dict]:
+    if not game.result:
+        return []
+    seats = {seat.number: seat for seat in game.seats.all()}
+    engine = get_engine(game.engine)
+    return [
+        {
+            "seat": seats.get(number),
+            "score": score,
+            "breakdown": {render_text(game.engine, engine.category_text(category)): points
+                          for category, points in game.result["breakdown"][number].items()},
+            "winner": number in game.result["winners"],
+        }
+        for number, score in enumerate(game.result["scores"])
+    ]
+
+
+def _lobby_action(request, game_id, change, success):
+    try:
+        change(game_id=game_id, user=request.user)
+    except GameError as error:
+        messages.error(request, error.message)
+    else:
+        messages.success(request, success)
+    return redirect("games:detail", game_id=game_id)
+
+
+@login_required
+@require_POST
+def game_join(request, game_id):
+    _visible_game(request, game_id)
+    return _lobby_action(request, game_id, services.game_join,
+                         gettext("You joined the game."))
+
+
+@login_required
+@require_POST
+def game_leave(request, game_id):
+    _visible_game(request, game_id)
+    return _lobby_action(request, game_id, services.game_leave,
+                         gettext("You left the game."))
+
+
+@login_required
+@require_POST
+def game_start(request, game_id):
+    _visible_game(request, game_id)
+    return _lobby_action(request, game_id, services.game_start,
+                         gettext("The game has started."))
+
+
+@login_required
+@require_POST
+def game_add_bot(request, game_id):
+    _visible_game(request, game_id)
+    return _lobby_action(request, game_id, services.game_add_bot,
+                         gettext("A bot took a seat."))
+
+
+@login_required
+@require_POST
+def game_invite(request, game_id):
+    _visible_game(request, game_id)
+    try:
+        services.game_invite(game_id=game_id, inviter=request.user,
+                             login=request.POST.get("username", ""))
+    except GameError as error:
+        messages.error(request, error.message)
+    else:
+        # The same words whoever was named: the page must not tell who has an account.
+        messages.success(request, INVITATION_SENT)
+    return redirect("games:detail", game_id=game_id)
+
+
+@login_required
+@require_POST
+def game_take_back(request, game_id):
+    _visible_game(request, game_id)
+    try:
+        services.seat_take_back(game_id=game_id, user=request.user)
+    except GameError as error:
+        messages.error(request, error.message)
+    else:
+        messages.success(request, gettext("You have your seat back."))
+    return redirect("games:detail", game_id=game_id)
+
+
+@login_required
+@require_POST
+def game_act(request, game_id):
+    """Submits one of the listed legal actions, chosen by its index at the version shown, once
+    confirmed (`confirm=1`); without it, the page shows the choice's preview and a Confirm."""
+    game = _visible_game(request, game_id)
+    try:
+        version = int(request.POST["version"])
+        index = int(request.POST["index"])
+    except (KeyError, ValueError):
+        messages.error(request, gettext("That form was incomplete; please choose again."))
+        return redirect("games:detail", game_id=game.pk)
+    legal = selectors.legal_actions_for(game, request.user)
+    if version != game.version:
+        messages.error(request, gettext(
+            "The game moved on while you were looking; here is the new state."))
+        return redirect("games:detail", game_id=game.pk)
+    if not 0 <= index < len(legal):
+        messages.error(request, gettext("That choice is no longer available."))
+        return redirect("games:detail", game_id=game.pk)
+    if request.POST.get("confirm") != "1":
+        # A choice is committed only on Confirm: show what it will do first.
+        url = reverse("games:detail", args=[game.pk])
+        return redirect(f"{url}?confirm={index}&version={version}#confirm")
+    try:
+        result = services.game_action_submit(
+            game_id=game.pk,
+            user=request.user,
+            action=legal[index]["action"],
+            expected_version=version,
+            idempotency_key=request.POST.get("idempotency_key") or None,
+            source=ActionSource.WEB,
+        )
+    except GameError as error:
+        messages.error(request, error.message)
+    else:
+        if result.text is not None:
+            messages.success(request, message_text(game.engine, result.text,
+                                                   names=seat_names(game)))
+    return redirect("games:detail", game_id=game.pk)
+
+
+@login_required
+@require_POST
+def game_undo(request, game_id):
+    """Takes back the player's last move (the version shown must still be current)."""
+    game = _visible_game(request, game_id)
+    try:
+        version = int(request.POST["version"])
+    except (KeyError, ValueError):
+        messages.error(request, gettext("That form was incomplete; please try again."))
+        return redirect("games:detail", game_id=game.pk)
+    try:
+        services.game_move_undo(game_id=game.pk, user=request.user, expected_version=version,
+                                source=ActionSource.WEB)
+    except GameError as error:
+        messages.error(request, error.message)
+    else:
+        messages.success(request, gettext("Your last move was taken back."))
+    return redirect("games:detail", game_id=game.pk)
+
+
+@login_required
+@require_POST
+def game_chat_post(request, game_id):
+    _visible_game(request, game_id)
+    try:
+        services.chat_post(game_id=game_id, user=request.user, body=request.POST.get("body", ""))
+    except GameError as error:
+        messages.error(request, error.message)
+    return redirect(f"{reverse('games:detail', args=[game_id])}#chat")
+
+
+@login_required
+@require_POST
+def report_create(request):
+    back = request.POST.get("next") or reverse("games:lobby")
+    if not back.startswith("/") or back.startswith("//"):
+        back = reverse("games:lobby")
+    try:
+        object_id = int(request.POST.get("id", ""))
+    except ValueError:
+        messages.error(request, gettext("That report was incomplete."))
+        return redirect(back)
+    try:
+        services.report_create(reporter=request.user, target=request.POST.get("target", ""),
+                               object_id=object_id, reason=request.POST.get("reason", ""),
+                               details=request.POST.get("details", ""))
+    except GameError as error:
+        messages.error(request, error.message)
+    else:
+        messages.success(request, gettext("Thank you: the moderators will look at it."))
+    return redirect(back)
