@@ -22,6 +22,9 @@ from anymail.inbound import AnymailInboundMessage
 from mailparser_reply import EmailReplyParser
 from mailparser_reply.constants import MAIL_LANGUAGES
 
+from notifications.inbound.mime import text_parts
+from notifications.inbound.trust import sender_of
+
 #: Where the player's own text ends: everything from such a line down is not theirs.
 _STOP_LINE = re.compile(
     r"""^(?:
@@ -116,51 +119,6 @@ class ReplyText:
 
 
 # ---- bodies -------------------------------------------------------------------------------------
-
-
-def _charset(part: AnymailInboundMessage, payload: bytes) -> str:
-    charset = (part.get_content_charset() or "us-ascii").lower()
-    # Mail labelled ISO-8859-1 is very often windows-1252 (curly quotes, euro sign in 0x80-0x9f),
-    # which is what browsers assume too.
-    if charset in ("iso-8859-1", "latin-1", "latin1", "us-ascii", "ascii"):
-        charset = "windows-1252" if re.search(rb"[\x80-\x9f]", payload) else "iso-8859-1"
-    return charset
-
-
-@dataclass
-class TextPart:
-    """A text/plain or text/html body part (not an attachment) and how to read it."""
-
-    part: AnymailInboundMessage
-
-    @property
-    def content_type(self) -> str:
-        return self.part.get_content_type()
-
-    @property
-    def payload(self) -> bytes:
-        return self.part.get_payload(decode=True) or b""
-
-    @property
-    def charset(self) -> str:
-        return _charset(self.part, self.payload)
-
-    def decoded_text(self, *, strict: bool = False) -> str:
-        """The text with line ends normalised; `strict` raises LookupError (unknown charset) or
-        UnicodeDecodeError instead of guessing."""
-        payload, charset = self.payload, self.charset
-        try:
-            text = payload.decode(charset, errors="strict" if strict else "replace")
-        except LookupError:  # an unknown charset name: UTF-8 is the best guess
-            if strict:
-                raise
-            text = payload.decode("utf-8", errors="replace")
-        return re.sub(r"\r\n|\r", "\n", text)
-
-
-def text_parts(message: AnymailInboundMessage) -> list[TextPart]:
-    return [TextPart(part) for part in message.walk()
-            if part.get_content_type() in ("text/plain", "text/html") and not part.is_attachment()]
 
 
 def _body(message: AnymailInboundMessage, content_type: str) -> str | None:
@@ -443,8 +401,6 @@ def _header(message: AnymailInboundMessage, name: str) -> str:
 def from_address(message: AnymailInboundMessage) -> str:
     """The From address in lower case, or "" when it is missing or not strictly one plain
     address (see `trust.sender_of`)."""
-    from notifications.inbound.trust import sender_of
-
     return sender_of(message).address
 
 

@@ -13,6 +13,8 @@ from email.message import Message
 import authres
 from django.conf import settings
 
+from notifications.inbound.mime import text_parts
+
 #: A message holding this byte is refused outright (PostgreSQL text cannot store it, and no mail
 #: client writes one).
 NUL = b"\x00"
@@ -201,8 +203,6 @@ def malformation(message: Message, raw: bytes) -> str:
     or transfer-encoding defect in any part, a text part in an unknown charset, with bytes its
     charset cannot decode or with replacement characters, a header holding control characters
     (an encoded line break in Subject or To: header injection)."""
-    from notifications.inbound.parsing import text_parts
-
     if not raw.strip():
         return "an empty message"
     if NUL in raw:
