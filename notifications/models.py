@@ -85,7 +85,7 @@ class Notification(models.Model):
     #: The email's Message-ID, the same on every attempt, so a resend after a crash is
     #: recognisable as the same message (by the player's mail client and by us).
     message_id = models.CharField(max_length=255, blank=True)
-    #: A worker has claimed the send until this moment (see services.deliver); another worker
+    #: A worker has claimed the send until this moment (see channels.email.deliver); another worker
     #: leaves the row alone until then, and takes it over only if the first one died.
     claimed_until = models.DateTimeField(null=True, blank=True)
     #: The second channel, phone push (notifications/push.py), under the same preferences,

@@ -1,16 +1,21 @@
-"""Turns game events into notifications, inside the transaction of the change."""
+"""Turns game events (and a webhook turned off) into notifications, inside the transaction of
+the change."""
 
 from __future__ import annotations
+
+from urllib.parse import urlsplit
 
 from django.db.models import Exists, OuterRef
 from django.db.models.signals import post_save
 from django.dispatch import receiver
+from django.urls import reverse
 from django.utils import timezone
 
 from games.live.events import game_event, player_event, seats_timed_out
 from games.models import ChatMessage, Game, Seat
 from notifications.channels import webhooks
 from notifications.models import NotificationKind, Webhook
+from notifications.rendering import absolute
 from notifications.services import Notice, notify, notify_many
 
 #: Game events that a game's own webhooks are told about (GAME_WEBHOOK_KINDS).
@@ -123,6 +128,15 @@ def on_chat_message(sender, *, instance: ChatMessage, created: bool, **extra) ->
     """A new chat line goes to the game's webhooks (where spectators may read the chat)."""
     if created:
         webhooks.queue_for_game(game=instance.game, kind="chat", chat_message=instance)
+
+
+@receiver(webhooks.webhook_disabled, dispatch_uid="notifications.webhook_disabled")
+def on_webhook_disabled(sender, *, webhook: Webhook, error: str, **extra) -> None:
+    """A webhook turned off after failing again and again: whoever registered it is told."""
+    notify(user=webhook.user, kind=NotificationKind.WEBHOOK_DISABLED,
+           context={"url": urlsplit(webhook.url).hostname or webhook.url,
+                    "failures": webhook.consecutive_failures, "error": error[:300],
+                    "settings_url": absolute(reverse("notifications:live"))})
 
 
 @receiver(player_event, dispatch_uid="notifications.player_event")

@@ -2,7 +2,7 @@
 
 All of them run on the mail queue (CELERY_TASK_ROUTES), served by its own worker, so a slow or
 hung mail server never holds up game work. Each send is bounded by EMAIL_TIMEOUT, each task by
-the time limits below (shorter than services.CLAIM_LEASE, so a claim outlives its task).
+the time limits below (shorter than email.CLAIM_LEASE, so a claim outlives its task).
 """
 
 from __future__ import annotations
@@ -12,8 +12,10 @@ from collections.abc import Callable, Iterable
 
 from celery import shared_task
 from celery.exceptions import SoftTimeLimitExceeded
+from django.utils import timezone
 
 from notifications import services
+from notifications.channels import email, push, webhooks
 
 #: One send: connecting, greeting, authenticating and the message itself, each bounded by
 #: EMAIL_TIMEOUT (10 s by default); past the soft limit the attempt is recorded as failed.
@@ -28,18 +30,18 @@ BEAT_LIMITS = {"soft_time_limit": 150, "time_limit": 180}
 RETRIED_DELIVERY = {
     "bind": True,
     "acks_late": True,
-    "autoretry_for": (services.DeliveryFailed,),
+    "autoretry_for": (email.DeliveryFailed,),
     "retry_backoff": 30,
     "retry_backoff_max": 3600,
     "retry_jitter": True,
-    "max_retries": services.MAX_ATTEMPTS,
+    "max_retries": email.MAX_ATTEMPTS,
     **ONE_SEND_LIMITS,
 }
 
 
 @shared_task(**RETRIED_DELIVERY)
 def deliver_notification(self, notification_id: int) -> str:
-    return services.deliver(notification_id=notification_id)
+    return email.deliver(notification_id=notification_id)
 
 
 @shared_task(acks_late=True)
@@ -56,10 +58,8 @@ def deliver_notifications(notification_ids: list[int]) -> int:
 def deliver_pending_notifications() -> int:
     """Beat: sends what is due and was left behind (quiet hours over, lost tasks, retries,
     claims of workers that died)."""
-    from django.utils import timezone
-
-    return _send_each(services.pending_ids(timezone.now()),
-                      lambda notification_id: services.deliver(notification_id=notification_id))
+    return _send_each(email.pending_ids(timezone.now()),
+                      lambda notification_id: email.deliver(notification_id=notification_id))
 
 
 @shared_task(**BEAT_LIMITS)
@@ -70,20 +70,20 @@ def prune_delivered_notifications() -> int:
 
 @shared_task(**BEAT_LIMITS)
 def send_digests() -> int:
-    return services.digests_send()
+    return email.digests_send()
 
 
 @shared_task(**RETRIED_DELIVERY)
 def deliver_email_reply(self, reply_id: int) -> str:
     """Sends the answer to a play-by-email message (written when the message was processed)."""
-    return services.email_reply_deliver(reply_id=reply_id)
+    return email.email_reply_deliver(reply_id=reply_id)
 
 
 @shared_task(**BEAT_LIMITS)
 def deliver_pending_email_replies() -> int:
     """Beat: answers whose task was lost or is waiting for a retry."""
-    return _send_each(services.pending_email_reply_ids(),
-                      lambda reply_id: services.email_reply_deliver(reply_id=reply_id))
+    return _send_each(email.pending_email_reply_ids(),
+                      lambda reply_id: email.email_reply_deliver(reply_id=reply_id))
 
 
 def _send_each(ids: Iterable[int], send: Callable[[int], str],
@@ -98,7 +98,7 @@ def _send_each(ids: Iterable[int], send: Callable[[int], str],
                 break
             try:
                 sent += send(item_id) == "sent"
-            except services.DeliveryFailed:
+            except email.DeliveryFailed:
                 continue
     except SoftTimeLimitExceeded:
         pass  # the attempt under way was recorded as failed; the rest waits for the next beat
@@ -109,8 +109,6 @@ def _send_each(ids: Iterable[int], send: Callable[[int], str],
 def deliver_webhook(self, delivery_id: int) -> str:
     """POSTs one webhook payload; a failed attempt is retried with exponential backoff
     (webhooks.retry_delay) until WEBHOOK_MAX_ATTEMPTS."""
-    from notifications.channels import webhooks
-
     try:
         return webhooks.deliver(delivery_id=delivery_id)
     except webhooks.WebhookFailed as failed:
@@ -120,10 +118,6 @@ def deliver_webhook(self, delivery_id: int) -> str:
 @shared_task(**BEAT_LIMITS)
 def deliver_pending_webhooks() -> int:
     """Beat: webhook deliveries whose retry was lost."""
-    from django.utils import timezone
-
-    from notifications.channels import webhooks
-
     def attempt(delivery_id: int) -> str:
         try:
             return webhooks.deliver(delivery_id=delivery_id)
@@ -137,18 +131,12 @@ def deliver_pending_webhooks() -> int:
              retry_backoff_max=3600, retry_jitter=True, max_retries=6, **ONE_SEND_LIMITS)
 def deliver_push(self, notification_id: int) -> str:
     """Pushes one notification to the player's phones (a refusal is retried with backoff)."""
-    from notifications.channels import push
-
     return push.deliver(notification_id=notification_id)
 
 
 @shared_task(**BEAT_LIMITS)
 def deliver_pending_pushes() -> int:
     """Beat: pushes held back by quiet hours, or whose task was lost."""
-    from django.utils import timezone
-
-    from notifications.channels import push
-
     def attempt(notification_id: int) -> str:
         try:
             return push.deliver(notification_id=notification_id)
@@ -160,6 +148,4 @@ def deliver_pending_pushes() -> int:
 
 @shared_task(**BEAT_LIMITS)
 def send_push_digests() -> int:
-    from notifications.channels import push
-
     return push.digests_send()

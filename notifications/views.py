@@ -10,7 +10,7 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext
 from django.views.decorators.csrf import csrf_exempt
 
-from notifications import services
+from notifications import policy, services
 from notifications.forms import PreferencesForm
 from notifications.models import NotificationKind
 
@@ -33,7 +33,7 @@ def preferences(request):
         "quiet_hours_end": user.quiet_hours_end,
         "reminder_percent": user.reminder_percent,
         "reminder_hours": user.reminder_hours,
-        **{f"kind__{kind.value}": services.delivery_for(user, kind.value)
+        **{f"kind__{kind.value}": policy.delivery_for(user, kind.value)
            for kind in NotificationKind},
     }
     form = PreferencesForm(request.POST or None, initial=initial)
@@ -44,7 +44,7 @@ def preferences(request):
             setattr(user, field, data[field])
         user.save()
         for kind in NotificationKind:
-            services.preference_set(user=user, kind=kind.value,
+            policy.preference_set(user=user, kind=kind.value,
                                     delivery=data[f"kind__{kind.value}"])
         messages.success(request, gettext("Your notification settings were saved."))
         return redirect("notifications:preferences")
@@ -57,15 +57,15 @@ def unsubscribe(request, token: str):
     POST, from that button or a mail client's one-click (RFC 8058), turns the kind off. No login:
     the signed token names the player and the kind."""
     try:
-        signing.loads(token, salt=services.UNSUBSCRIBE_SALT)
+        signing.loads(token, salt=policy.UNSUBSCRIBE_SALT)
     except signing.BadSignature:
         return render(request, "notifications/unsubscribe.html", {"invalid": True}, status=400)
     if request.method == "POST":
-        _user, kind = services.unsubscribe(token)
+        _user, kind = policy.unsubscribe(token)
         if request.POST.get("List-Unsubscribe") == "One-Click":
             return HttpResponse("Unsubscribed.", content_type="text/plain")
         return render(request, "notifications/unsubscribe.html",
                       {"done": True, "kind_label": NotificationKind(kind).label})
-    _, kind = signing.loads(token, salt=services.UNSUBSCRIBE_SALT)
+    _, kind = signing.loads(token, salt=policy.UNSUBSCRIBE_SALT)
     return render(request, "notifications/unsubscribe.html",
                   {"kind_label": NotificationKind(kind).label})

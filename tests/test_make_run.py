@@ -75,7 +75,7 @@ from django.conf import settings
 from django.utils import timezone
 from accounts.models import User
 from notifications.models import Notification
-from notifications.services import build_email
+from notifications.rendering import build_email
 user = User(pk=1, username="alice", email="alice@example.com")
 note = Notification(user=user, kind="mention", context={"author": "bob", "text": "hi"})
 print(settings.SITE_URL)

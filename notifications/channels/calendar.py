@@ -18,6 +18,7 @@ from django.utils import timezone, translation
 from django.utils.translation import gettext
 
 from notifications.models import CalendarFeed
+from notifications.rendering import absolute, recipient_language
 
 #: How long each deadline event lasts in the calendar (a deadline is a moment; calendars show
 #: zero-length events poorly).
@@ -46,8 +47,6 @@ def feed_revoke(*, user) -> CalendarFeed:
 
 
 def feed_url(feed: CalendarFeed) -> str:
-    from notifications.services import absolute
-
     return absolute(reverse("notifications:calendar-feed", args=[feed.token]))
 
 
@@ -61,16 +60,12 @@ def _awaiting_seats(user):
 
 def calendar_for(user, now: datetime | None = None) -> icalendar.Calendar:
     """The player's deadlines as a calendar, its words in their language (as their emails)."""
-    from notifications.services import recipient_language
-
     with translation.override(recipient_language(user)):
         return _calendar_for(user, now)
 
 
 def _calendar_for(user, now: datetime | None) -> icalendar.Calendar:
     from games.presentation.titles import engine_title
-    from notifications.services import absolute
-
     now = now or timezone.now()
     calendar = icalendar.Calendar()
     calendar.add("prodid", "-//Turnpost//Deadlines//EN")

@@ -27,6 +27,7 @@ from py_vapid import Vapid
 from pywebpush import WebPushException, webpush
 
 from games.presentation.titles import engine_title
+from notifications.channels.webhooks import WebhookRefused, check_target
 from notifications.models import (
     EmailStatus,
     Notification,
@@ -34,6 +35,8 @@ from notifications.models import (
     PushDigestDay,
     PushSubscription,
 )
+from notifications.policy import digest_due, quiet_hours_end, still_relevant
+from notifications.rendering import absolute, recipient_language, sentence
 
 logger = logging.getLogger(__name__)
 
@@ -90,8 +93,6 @@ def public_key() -> str | None:
 def subscription_save(*, user, data: dict, user_agent: str = "") -> PushSubscription:
     """Saves what the browser's PushSubscription.toJSON() gave: {"endpoint", "keys": {"p256dh",
     "auth"}}. The endpoint must be a public https address (as webhooks)."""
-    from notifications.channels.webhooks import WebhookRefused, check_target
-
     try:
         endpoint = str(data["endpoint"])
         p256dh, auth = str(data["keys"]["p256dh"]), str(data["keys"]["auth"])
@@ -142,20 +143,17 @@ def initial_status(*, has_device: bool, delivery: str) -> str:
 
 def payload_for(notification: Notification) -> dict:
     """What the service worker shows: a title, a line, where a tap leads."""
-    from notifications.channels.webhooks import _sentence, reader_language
-    from notifications.services import absolute
-
     game_name = ""
     url = absolute(reverse("notifications:list"))
     if notification.game_id is not None:
         url = absolute(reverse("games:detail", args=[notification.game_id]))
     # A push is read by its recipient: the title (the kind's lazy label), the game's name and
     # the line in their language.
-    with translation.override(reader_language(notification.user)):
+    with translation.override(recipient_language(notification.user)):
         if notification.game_id is not None:
             game_name = engine_title(notification.game.engine, notification.game_id)
         title = str(NotificationKind(notification.kind).label)
-        body = _sentence(notification, game_name)
+        body = sentence(notification, game_name)
     return {"title": title, "body": body, "url": url,
             "tag": f"{notification.kind}-{notification.game_id or notification.pk}"}
 
@@ -183,8 +181,6 @@ def _send(subscription: PushSubscription, payload: dict) -> str:
 
 
 def _send_to_all(user, payload: dict) -> tuple[int, list[str]]:
-    from notifications.channels.webhooks import WebhookRefused, check_target
-
     sent, errors = 0, []
     for subscription in list(PushSubscription.objects.filter(user=user)):
         try:
@@ -196,8 +192,6 @@ def _send_to_all(user, payload: dict) -> tuple[int, list[str]]:
 
 
 def deliver(*, notification_id: int, now: datetime | None = None) -> str:
-    from notifications.services import _still_relevant, quiet_hours_end
-
     now = now or timezone.now()
     notification = (Notification.objects.select_related("user", "game")
                     .filter(pk=notification_id, push_status=EmailStatus.PENDING).first())
@@ -208,7 +202,7 @@ def deliver(*, notification_id: int, now: datetime | None = None) -> str:
         if resume is not None:
             Notification.objects.filter(pk=notification.pk).update(send_after=resume)
         return "deferred"
-    if not _still_relevant(notification, now):
+    if not still_relevant(notification, now):
         Notification.objects.filter(pk=notification.pk).update(push_status=EmailStatus.SKIPPED)
         return "skipped"
     # The claim: only one worker moves the row from pending to sent.
@@ -232,19 +226,18 @@ def digests_send(*, now: datetime | None = None) -> int:
     """One push per player a local day with the count of what waits for their digest, from their
     digest hour on, outside quiet hours (the email digest lists the details)."""
     from accounts.models import User
-    from notifications.services import quiet_hours_end
 
     now = now or timezone.now()
     sent = 0
     for user in User.objects.filter(notifications__push_status=EmailStatus.DIGEST).distinct():
-        local = now.astimezone(user.zone)
-        if local.hour < user.digest_hour or quiet_hours_end(user, now):
+        if not digest_due(user, now):
             continue
         rows = Notification.objects.filter(user=user, push_status=EmailStatus.DIGEST)
         count = rows.count()
         try:
             with transaction.atomic():
-                PushDigestDay.objects.create(user=user, local_date=local.date(), count=count)
+                PushDigestDay.objects.create(user=user, local_date=now.astimezone(user.zone).date(),
+                                             count=count)
                 rows.update(push_status=EmailStatus.SENT)
         except IntegrityError:  # today's digest push already went (or another worker has it)
             continue
@@ -257,9 +250,8 @@ def digest_payload(user, count: int) -> dict:
     """The digest push, in the recipient's language as their emails are (numbers in its
     digits)."""
     from accounts.templatetags.language_tags import localized_digits
-    from notifications.services import absolute
 
-    with translation.override(user.language or settings.LANGUAGE_CODE):
+    with translation.override(recipient_language(user)):
         body = ngettext("%(count)s update since yesterday", "%(count)s updates since yesterday",
                         count) % {"count": count}
         return {"title": gettext("Your Turnpost digest"), "body": localized_digits(body),

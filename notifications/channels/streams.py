@@ -25,27 +25,11 @@ from games.api.streams import (
 )
 from games.live import hub as live
 from notifications.models import Notification
+from notifications.rendering import notice
 
 #: A reconnecting client gets at most this many missed notices (the newest are kept by the
 #: notification list and the API).
 REPLAY_LIMIT = 500
-
-
-def notice(notification: Notification) -> dict:
-    """A notification as the stream (and webhooks, and push) tell it: the player's own facts."""
-    body = {"id": notification.pk, "kind": notification.kind,
-            "created_at": notification.created_at.isoformat(), "facts": notification.context}
-    if notification.game_id is not None:
-        from games.presentation.titles import engine_title
-        from notifications.channels.webhooks import reader_language
-
-        # The player's own notice, named in their language (on the stream, in their push and
-        # in their webhooks alike).
-        with translation.override(reader_language(notification.user)):
-            name = engine_title(notification.game.engine, notification.game_id)
-        body["game"] = {"id": notification.game_id, "name": name,
-                        "seat": notification.seat_number}
-    return body
 
 
 def _notices(user_id: int, after: int, limit: int = REPLAY_LIMIT) -> list[dict]:

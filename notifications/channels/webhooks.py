@@ -29,13 +29,12 @@ from urllib.parse import urlsplit
 import requests
 from django.conf import settings
 from django.db import transaction
+from django.dispatch import Signal
 from django.urls import reverse
 from django.utils import timezone, translation
-from django.utils.formats import date_format
 from django.utils.translation import gettext, gettext_lazy
 
-from accounts.templatetags.language_tags import localized_digits
-from config.celery import publish_after_commit
+from config.celery import app, publish_after_commit
 from games.presentation.summaries.common import comma
 from games.services.moderation import MODERATE_GAMES
 from notifications.models import (
@@ -45,6 +44,13 @@ from notifications.models import (
     WebhookDelivery,
     WebhookFormat,
     WebhookStatus,
+)
+from notifications.rendering import (
+    absolute,
+    deadline_suffix,
+    notice,
+    recipient_language,
+    sentence,
 )
 
 #: Kinds a webhook may choose (the notice about webhooks themselves is not sent to them).
@@ -61,6 +67,10 @@ GAME_WEBHOOK_KINDS = {
 MAX_WEBHOOKS = 10
 MAX_GAME_WEBHOOKS = 5
 CLAIM_LEASE = timedelta(minutes=2)
+
+#: Sent (in the transaction) when a webhook is turned off for failing: receivers.py tells its
+#: owner.
+webhook_disabled = Signal()
 
 
 class WebhookRefused(ValueError):
@@ -154,54 +164,6 @@ def webhook_enable(*, webhook: Webhook) -> None:
 # ---- what is sent -------------------------------------------------------------------------------
 
 
-def _deadline(moment: datetime | str | None, zone) -> str:
-    """" — deadline Tue 18:00" in `zone`, in the active language (its weekday, its digits)."""
-    if not moment:
-        return ""
-    if isinstance(moment, str):
-        moment = datetime.fromisoformat(moment)
-    when = localized_digits(date_format(moment.astimezone(zone), "D H:i"))
-    return gettext(" — deadline %(when)s") % {"when": when}
-
-
-def reader_language(user) -> str:
-    """The language a player's one-line notices are written in, wherever they go: their
-    choice, else the site's default. A push is read by that player; a webhook by the program
-    or the channel of the player who registered it, who chose the language it speaks."""
-    return user.language or settings.LANGUAGE_CODE
-
-
-def _sentence(notification: Notification, game_name: str) -> str:
-    """One line, as a chat channel or a phone shows it: "Alice's turn in 7 Wonders #12 —
-    deadline Tue 18:00", in the active language (times in the player's time zone)."""
-    user, facts = notification.user, notification.context
-    values = {"name": user.public_name, "game": game_name,
-              "deadline": _deadline(facts.get("deadline_at"), user.zone)}
-    kind = notification.kind
-    if kind == NotificationKind.YOUR_TURN:
-        return gettext("%(name)s's turn in %(game)s%(deadline)s") % values
-    if kind == NotificationKind.REMINDER:
-        return gettext("Reminder: %(name)s's move in %(game)s is due%(deadline)s") % values
-    if kind == NotificationKind.GAME_STARTED:
-        if facts.get("your_move"):
-            return gettext("%(game)s has started: %(name)s moves first") % values
-        return gettext("%(game_name)s has started") % {"game_name": game_name}
-    if kind == NotificationKind.GAME_FINISHED:
-        return gettext("%(game_name)s is over") % {"game_name": game_name}
-    if kind == NotificationKind.TIMED_OUT:
-        return gettext("%(name)s ran out of time in %(game)s") % values
-    if kind == NotificationKind.INVITATION:
-        return gettext("%(inviter)s invited %(name)s to %(game)s") % {
-            **values, "inviter": facts.get("inviter") or gettext("Someone")}
-    if kind == NotificationKind.MENTION:
-        return gettext("%(author)s mentioned %(name)s in %(game)s: %(text)s") % {
-            **values, "author": facts.get("author") or gettext("Someone"),
-            "text": facts.get("text", "")[:200]}
-    label = str(NotificationKind(kind).label)
-    text = facts.get("text", "")[:200]
-    return gettext("%(kind)s: %(text)s") % {"kind": label, "text": text} if text else label
-
-
 def _formatted(webhook: Webhook, text: str, json_body: dict) -> dict:
     """The body in the webhook's format: the JSON body for programs, or the one line as a
     Discord or Slack channel wants it."""
@@ -213,15 +175,12 @@ def _formatted(webhook: Webhook, text: str, json_body: dict) -> dict:
 
 
 def payload_for(notification: Notification, webhook: Webhook) -> dict:
-    from notifications.channels.streams import notice
-    from notifications.services import absolute
-
     body = notice(notification)
     game_name = body.get("game", {}).get("name", "")
     if "game" in body:
         body["game"]["url"] = absolute(reverse("games:detail", args=[notification.game_id]))
-    with translation.override(reader_language(webhook.user)):
-        text = _sentence(notification, game_name)
+    with translation.override(recipient_language(webhook.user)):
+        text = sentence(notification, game_name)
     return _formatted(webhook, text, {"event": notification.kind, "text": text,
                                       "notification": body,
                                       "player": notification.user.public_name})
@@ -233,13 +192,12 @@ def signature(secret: str, timestamp: int, body: bytes) -> str:
 
 
 def _queue(webhook: Webhook, kind: str, payload: dict) -> None:
-    """One delivery row (in the caller's transaction), sent by a worker after commit."""
-    from notifications import tasks
-
+    """One delivery row (in the caller's transaction), sent by a worker after commit (the task
+    named, as the tasks call this module)."""
     body = json.dumps(payload, separators=(",", ":"), ensure_ascii=False)
     delivery = WebhookDelivery.objects.create(webhook=webhook, kind=kind, body=body,
                                               next_attempt_at=timezone.now())
-    publish_after_commit(tasks.deliver_webhook, delivery.pk)
+    publish_after_commit(app.tasks["notifications.tasks.deliver_webhook"], delivery.pk)
 
 
 def queue_for_many(notifications: list[Notification]) -> int:
@@ -277,7 +235,7 @@ def _game_sentence(kind: str, facts: dict, zone) -> str:
     awaiting = facts.get("awaiting", [])
     names = [seat["player"] for seat in awaiting]
     deadlines = [seat["deadline_at"] for seat in awaiting if seat["deadline_at"]]
-    deadline = _deadline(min(deadlines), zone) if deadlines else ""
+    deadline = deadline_suffix(min(deadlines), zone) if deadlines else ""
     values = {"game": title, "deadline": deadline, "names": _names(names) if names else ""}
     if kind == "turn":
         if len(names) == 1:
@@ -302,8 +260,6 @@ def _game_sentence(kind: str, facts: dict, zone) -> str:
 def _game_facts(game, kind: str, chat_message=None) -> dict:
     """What a spectator may know about the game now: never its state or view (hands, pending
     picks, the seed), only seats, names, deadlines, the result once over, public chat."""
-    from notifications.services import absolute
-
     seats = [seat for seat in game.seats.select_related("user").order_by("number")
              if seat.number is not None]
     facts = {"game": {"id": game.pk, "name": game.title, "engine": game.engine,
@@ -342,7 +298,7 @@ def queue_for_game(*, game, kind: str, seats: list[int] | None = None,
         return 0
     facts = _game_facts(game, kind, chat_message)
     for webhook in webhooks:
-        with translation.override(reader_language(webhook.user)):
+        with translation.override(recipient_language(webhook.user)):
             # The game named in the registering player's language, in the line and the facts.
             read = {**facts, "game": {**facts["game"], "name": game.title}}
             text = _game_sentence(kind, read, webhook.user.zone)
@@ -424,18 +380,9 @@ def _record(delivery: WebhookDelivery, error: str | None, status: int | None,
             webhook.active = False
             webhook.disabled_reason = error
             fields += ["active", "disabled_reason"]
-            _tell_owner(webhook, error)
+            webhook_disabled.send(sender=Webhook, webhook=webhook, error=error)
         webhook.save(update_fields=fields)
     return "failed"
-
-
-def _tell_owner(webhook: Webhook, error: str) -> None:
-    from notifications.services import absolute, notify
-
-    notify(user=webhook.user, kind=NotificationKind.WEBHOOK_DISABLED,
-           context={"url": urlsplit(webhook.url).hostname or webhook.url,
-                    "failures": webhook.consecutive_failures, "error": error[:300],
-                    "settings_url": absolute(reverse("notifications:live"))})
 
 
 def pending_ids(now: datetime, limit: int = 500) -> list[int]:

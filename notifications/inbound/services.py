@@ -29,7 +29,7 @@ from django.utils.formats import date_format
 from django.utils.translation import gettext, gettext_lazy
 
 from accounts.templatetags.language_tags import localized_digits
-from config.celery import publish_after_commit
+from config.celery import app, publish_after_commit
 from games.presentation.summaries import seat_names
 from notifications.inbound import context as play
 from notifications.inbound import tokens, trust
@@ -50,6 +50,7 @@ from notifications.models import (
     Notification,
     NotificationKind,
 )
+from notifications.rendering import email_context
 
 logger = logging.getLogger(__name__)
 
@@ -280,8 +281,6 @@ def _refuse_unanswered(inbound: InboundMessage, reason: str, explanation: str,
 
 def _send(inbound: InboundMessage, *, to: str, context: dict, reply_to: str = "") -> EmailReply:
     """Renders the answer and queues it for after commit."""
-    from notifications import tasks
-
     original_subject = " ".join((inbound.subject or "").split())
     if context["status"] == InboundStatus.REFUSED:
         subject = REFUSAL_SUBJECT
@@ -312,7 +311,7 @@ def _send(inbound: InboundMessage, *, to: str, context: dict, reply_to: str = ""
             text=render_to_string(f"{_REPLY_TEMPLATE}.txt", context),
             html=render_to_string(f"{_REPLY_TEMPLATE}.html", context),
         )
-    publish_after_commit(tasks.deliver_email_reply, reply.pk)
+    publish_after_commit(app.tasks["notifications.tasks.deliver_email_reply"], reply.pk)
     return reply
 
 
@@ -337,8 +336,6 @@ def _player_context(game, user, now: datetime, *, offset: int = 0,
                     changed_since: int | None = None) -> tuple[dict, str]:
     """The game as this player may see it now, their choices (a page, or the selected ones) and a
     fresh reply address when it is their turn. Reuses the notification email's facts."""
-    from notifications.services import email_context
-
     game.refresh_from_db()
     seat = play.seat_for(game, user)
     notification = Notification(user=user, kind=NotificationKind.YOUR_TURN, game=game,

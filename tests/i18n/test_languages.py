@@ -14,7 +14,7 @@ from django.test import Client
 from django.utils import timezone
 
 from notifications.models import Notification
-from notifications.services import build_email
+from notifications.rendering import build_email
 from tests.factories import PASSWORD, UserFactory, confirm_email, started_game
 
 pytestmark = pytest.mark.django_db

@@ -27,7 +27,7 @@ from games.presentation.titles import ENGINE_NAMES
 from games.services import moderation
 from notifications.channels import calendar, push
 from notifications.models import Notification, NotificationKind
-from notifications.services import build_email
+from notifications.rendering import build_email
 from tests.api.test_games_api import client_for
 from tests.engines.strict_catalogs import strict_translations
 from tests.factories import UserFactory, started_game

@@ -20,7 +20,8 @@ from notifications.models import (
     PushDigestDay,
     PushSubscription,
 )
-from notifications.services import notify, preference_set
+from notifications.policy import preference_set
+from notifications.services import notify
 from tests.factories import UserFactory, committed, started_game
 from tests.live.pushstub import PushService, b64url, vapid_problem
 

@@ -15,7 +15,8 @@ from django.utils import timezone
 from games import services as game_services
 from games.models import Action
 from games.presentation.texts import entry_text
-from notifications import services as notification_services
+from notifications import policy
+from notifications.channels import email as email_channel
 from notifications.inbound import tokens
 from notifications.models import EmailReply, InboundMessage
 from tests.notifications.email_play import (
@@ -157,7 +158,7 @@ def digest_player():
 
     player = confirmed_player(digest_hour=0, timezone="UTC")
     for kind in ("game_started", "your_turn", "reminder"):
-        notification_services.preference_set(user=player, kind=kind, delivery="digest")
+        policy.preference_set(user=player, kind=kind, delivery="digest")
     return player
 
 
@@ -174,7 +175,7 @@ def test_a_digest_lists_the_choices_and_answering_it_plays():
     player, opponent = digest_player(), confirmed_player()
     game = start_with(player, opponent)
     assert mails_to(player) == []
-    assert notification_services.digests_send(now=timezone.now()) == 1
+    assert email_channel.digests_send(now=timezone.now()) == 1
     digest = last_mail_to(player)
     assert numbered_choices(digest) and "answer this email" in digest.body
     claims = tokens.read_token(tokens.token_from_addresses([reply_to_of(digest)]))
@@ -189,7 +190,7 @@ def test_a_digest_of_several_games_names_each_games_address():
 
     player = digest_player()
     games = [start_with(player, confirmed_player()) for _ in range(2)]
-    assert notification_services.digests_send(now=timezone.now()) == 1
+    assert email_channel.digests_send(now=timezone.now()) == 1
     digest = last_mail_to(player)
     assert reply_to_of(digest) is None
     addresses = re.findall(r"write to (\S+) with the number", digest.body)

@@ -16,7 +16,7 @@ from games.presentation.summaries import seat_names
 from games.presentation.texts import entry_text
 from notifications.inbound import context as play
 from notifications.models import Notification, NotificationKind
-from notifications.services import build_email
+from notifications.rendering import build_email
 from tests.notifications.email_play import (
     answer,
     last_mail_to,
@@ -191,7 +191,7 @@ def test_seven_wonders_hand_is_the_readers_and_other_picks_stay_secret():
 
 
 def test_the_digest_draws_each_game_once():
-    from notifications.services import _digest_message
+    from notifications.rendering import digest_message
 
     game, users = started("stone_age", 3, seed="summaries-digest")
     player = next(user for user in users if play.is_their_turn(game, user))
@@ -199,7 +199,7 @@ def test_the_digest_draws_each_game_once():
                                         seat_number=play.seat_for(game, player).number,
                                         email_status="digest", send_after=timezone.now())
             for kind in (NotificationKind.YOUR_TURN, NotificationKind.REMINDER)]
-    message = _digest_message(player, rows, timezone.now(), message_id="<d@turnpost>")
+    message = digest_message(player, rows, timezone.now(), message_id="<d@turnpost>")
     assert message.body.count("The game as you see it:") == 1
     lines = [line.strip()[2:] for line in message.body.splitlines()
              if line.startswith("  - ")]

@@ -19,7 +19,8 @@ from django.db import connection, transaction
 from rest_framework.test import APIClient
 
 from games.models import Game
-from notifications import services
+from notifications import policy, services
+from notifications.channels import email as email_channel
 from notifications.models import Notification
 from tests.conftest import wait_for
 from tests.factories import UserFactory
@@ -170,7 +171,7 @@ def test_a_hung_mail_server_does_not_hold_up_a_seven_wonders_turn(worker_queue, 
         # A send is still hanging now: its row is claimed, and nobody else may take it.
         claimed = Notification.objects.filter(claimed_until__isnull=False).first()
         assert claimed is not None and claimed.email_status == "pending", "no send was hanging"
-        assert services.deliver(notification_id=claimed.pk) == "nothing to do"
+        assert email_channel.deliver(notification_id=claimed.pk) == "nothing to do"
         time.sleep(2.0)  # keep sampling while the mail worker stays stuck
     # EMAIL_TIMEOUT ends a hung send: the attempt is recorded as failed, to be retried.
     assert wait_for(lambda: Notification.objects.filter(
@@ -222,13 +223,13 @@ def test_a_notification_keeps_its_message_id_across_attempts(flaky_smtp):
     notification = services.notify(user=UserFactory(), kind="invitation",
                                    context={"inviter": "someone"})
     assert notification.message_id.startswith("<") and notification.message_id.endswith(">")
-    with pytest.raises(services.DeliveryFailed):
-        services.deliver(notification_id=notification.pk)
+    with pytest.raises(email_channel.DeliveryFailed):
+        email_channel.deliver(notification_id=notification.pk)
     notification.refresh_from_db()
     assert notification.attempts == 1 and notification.email_status == "pending"
     assert "SMTPServerDisconnected" in notification.last_error
     assert notification.claimed_until is None  # released for the retry
-    assert services.deliver(notification_id=notification.pk) == "sent"
+    assert email_channel.deliver(notification_id=notification.pk) == "sent"
     notification.refresh_from_db()
     assert notification.email_status == "sent" and notification.attempts == 2
     ids = [message_from_bytes(raw)["Message-ID"] for raw in flaky_smtp.received]
@@ -240,15 +241,15 @@ def test_a_digest_keeps_its_message_id_across_attempts(flaky_smtp):
     from notifications.models import Digest
 
     user = UserFactory(digest_hour=0)
-    services.preference_set(user=user, kind="invitation", delivery="digest")
+    policy.preference_set(user=user, kind="invitation", delivery="digest")
     services.notify(user=user, kind="invitation", context={"inviter": "someone"})
-    assert services.digests_send() == 0  # the server cut the connection
+    assert email_channel.digests_send() == 0  # the server cut the connection
     digest = Digest.objects.get(user=user)
     assert digest.sent_at is None and digest.attempts == 1 and digest.claimed_until is None
     assert user.notifications.get().email_status == "digest"
-    assert services.digests_send() == 1
+    assert email_channel.digests_send() == 1
     digest.refresh_from_db()
     assert digest.sent_at is not None and user.notifications.get().email_status == "sent"
-    assert services.digests_send() == 0  # once a day
+    assert email_channel.digests_send() == 0  # once a day
     ids = [message_from_bytes(raw)["Message-ID"] for raw in flaky_smtp.received]
     assert len(ids) == 2 and ids[0] == ids[1] == digest.message_id

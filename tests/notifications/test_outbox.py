@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import email
 from datetime import UTC, datetime, timedelta
-from email import policy
+from email import policy as email_policy
 
 import pytest
 import time_machine
@@ -16,7 +16,8 @@ from django.test import Client
 
 from games import services as game_services
 from games.models import Seat
-from notifications import services
+from notifications import policy, services
+from notifications.channels import email as email_channel
 from notifications.models import Digest, EmailStatus, Notification, NotificationKind
 from tests.factories import UserFactory, committed, started_game
 
@@ -104,15 +105,15 @@ def test_at_most_one_your_turn_email_until_the_player_acts_or_opens_the_game():
 
 def test_preferences_never_and_digest(settings):
     game, (alice, bob) = started(2)
-    services.preference_set(user=bob, kind="game_finished", delivery="never")
-    services.preference_set(user=alice, kind="game_finished", delivery="digest")
+    policy.preference_set(user=bob, kind="game_finished", delivery="never")
+    policy.preference_set(user=alice, kind="game_finished", delivery="digest")
     mail.outbox.clear()
     with committed():
         game_services.game_abort(game_id=game.pk)
     # Aborting is not finishing; finish a fresh game instead.
     game, (alice2, bob2) = started(2, options={"rounds": 1})
-    services.preference_set(user=bob2, kind="game_finished", delivery="never")
-    services.preference_set(user=alice2, kind="game_finished", delivery="digest")
+    policy.preference_set(user=bob2, kind="game_finished", delivery="never")
+    policy.preference_set(user=alice2, kind="game_finished", delivery="digest")
     alice2.digest_hour = 18
     alice2.timezone = "Europe/Rome"
     alice2.save()
@@ -126,9 +127,9 @@ def test_preferences_never_and_digest(settings):
     assert statuses == {alice2.pk: EmailStatus.DIGEST, bob2.pk: EmailStatus.SKIPPED}
     assert mail.outbox == []
     # 16:00 in Rome is before her digest hour; 18:00 sends one digest with everything.
-    assert services.digests_send(now=datetime(2026, 3, 2, 15, 0, tzinfo=UTC)) == 0
-    assert services.digests_send(now=datetime(2026, 3, 2, 17, 0, tzinfo=UTC)) == 1
-    assert services.digests_send(now=datetime(2026, 3, 2, 19, 0, tzinfo=UTC)) == 0
+    assert email_channel.digests_send(now=datetime(2026, 3, 2, 15, 0, tzinfo=UTC)) == 0
+    assert email_channel.digests_send(now=datetime(2026, 3, 2, 17, 0, tzinfo=UTC)) == 1
+    assert email_channel.digests_send(now=datetime(2026, 3, 2, 19, 0, tzinfo=UTC)) == 0
     assert len(mail.outbox) == 1 and "digest: 1 update" in mail.outbox[0].subject
     assert Digest.objects.get(user=alice2).count == 1
     assert finished.get(user=alice2).email_status == EmailStatus.SENT
@@ -136,14 +137,14 @@ def test_preferences_never_and_digest(settings):
 
 def test_digest_groups_several_notifications():
     user = UserFactory(digest_hour=7)
-    services.preference_set(user=user, kind="invitation", delivery="digest")
+    policy.preference_set(user=user, kind="invitation", delivery="digest")
     inviter = UserFactory()
     games = [game_services.game_create(creator=inviter, engine_slug="toy", num_players=2)
              for _ in range(3)]
     for game in games:
         with committed():
             game_services.game_invite(game_id=game.pk, inviter=inviter, login=user.username)
-    assert services.digests_send(now=datetime(2026, 3, 2, 7, 30, tzinfo=UTC)) == 1
+    assert email_channel.digests_send(now=datetime(2026, 3, 2, 7, 30, tzinfo=UTC)) == 1
     body = mail.outbox[-1].body
     assert body.count("Invitation to a game") == 3
     for game in games:
@@ -154,18 +155,18 @@ def test_quiet_hours_defer_sending_in_the_players_timezone():
     user = UserFactory(timezone="America/New_York", quiet_hours_start=22, quiet_hours_end=7)
     # 03:00 UTC is 22:00 in New York (EST): quiet until 07:00 local = 12:00 UTC.
     late = datetime(2026, 3, 2, 3, 0, tzinfo=UTC)
-    assert services.quiet_hours_end(user, late) == datetime(2026, 3, 2, 12, 0, tzinfo=UTC)
-    assert services.quiet_hours_end(user, datetime(2026, 3, 2, 15, 0, tzinfo=UTC)) is None
+    assert policy.quiet_hours_end(user, late) == datetime(2026, 3, 2, 12, 0, tzinfo=UTC)
+    assert policy.quiet_hours_end(user, datetime(2026, 3, 2, 15, 0, tzinfo=UTC)) is None
     with time_machine.travel(late, tick=False), committed():
         notification = services.notify(user=user, kind="invitation", now=late,
                                        context={"inviter": "x"})
     notification.refresh_from_db()
     assert notification.email_status == EmailStatus.PENDING
     assert notification.send_after == datetime(2026, 3, 2, 12, 0, tzinfo=UTC)
-    assert services.deliver(notification_id=notification.pk, now=late + HOUR) == "deferred"
-    assert services.pending_ids(late + HOUR) == []
-    assert services.pending_ids(datetime(2026, 3, 2, 12, 0, tzinfo=UTC)) == [notification.pk]
-    result = services.deliver(notification_id=notification.pk,
+    assert email_channel.deliver(notification_id=notification.pk, now=late + HOUR) == "deferred"
+    assert email_channel.pending_ids(late + HOUR) == []
+    assert email_channel.pending_ids(datetime(2026, 3, 2, 12, 0, tzinfo=UTC)) == [notification.pk]
+    result = email_channel.deliver(notification_id=notification.pk,
                               now=datetime(2026, 3, 2, 12, 0, tzinfo=UTC))
     assert result == "sent"
 
@@ -183,13 +184,13 @@ def test_email_has_text_html_deadline_in_local_time_and_one_click_unsubscribe(cl
     # A GET (a mail scanner following links) changes nothing.
     page = client.get(f"/{path}")
     assert page.status_code == 200 and b"Unsubscribe" in page.content
-    assert services.delivery_for(bob, "game_started") == "immediate"
+    assert policy.delivery_for(bob, "game_started") == "immediate"
     # The one-click POST works without logging in and without a CSRF token.
     response = Client(enforce_csrf_checks=True).post(
         f"/{path}", {"List-Unsubscribe": "One-Click"})
     assert response.status_code == 200
-    assert services.delivery_for(bob, "game_started") == "never"
-    assert services.delivery_for(bob, "your_turn") == "immediate"
+    assert policy.delivery_for(bob, "game_started") == "never"
+    assert policy.delivery_for(bob, "your_turn") == "immediate"
     tampered = Client().post(f"/{path[:-3]}xyz/")
     assert tampered.status_code == 400
 
@@ -213,7 +214,7 @@ def test_a_reminder_for_a_move_already_made_is_not_sent():
             game_services.reminders_send_due(now=T0 + timedelta(hours=22))
         reminder = Notification.objects.get(kind="reminder", user=bob)
         move(game, bob, {"type": "bid", "amount": 1})
-    assert services.deliver(notification_id=reminder.pk,
+    assert email_channel.deliver(notification_id=reminder.pk,
                             now=T0 + timedelta(hours=22, minutes=1)) == "skipped"
 
 
@@ -248,7 +249,7 @@ def test_delivery_through_a_real_smtp_server_with_parsed_mime(smtp_server):
     game, (alice, bob) = started(2)
     assert len(smtp_server.envelopes) == 2
     envelope = next(e for e in smtp_server.envelopes if e.rcpt_tos == [bob.email])
-    parsed = email.message_from_bytes(envelope.content, policy=policy.default)
+    parsed = email.message_from_bytes(envelope.content, policy=email_policy.default)
     assert parsed["To"] == bob.email
     assert str(parsed["List-Unsubscribe"]).strip().startswith("<http")
     assert parsed["List-Unsubscribe-Post"] == "List-Unsubscribe=One-Click"
@@ -268,14 +269,14 @@ def test_failed_delivery_is_recorded_and_retried(settings):
     user = UserFactory()
     with transaction.atomic():
         notification = services.notify(user=user, kind="invitation", context={"inviter": "x"})
-    with pytest.raises(services.DeliveryFailed):
-        services.deliver(notification_id=notification.pk)
+    with pytest.raises(email_channel.DeliveryFailed):
+        email_channel.deliver(notification_id=notification.pk)
     notification.refresh_from_db()
     assert notification.attempts == 1 and notification.email_status == "pending"
     assert "ConnectionRefusedError" in notification.last_error
-    notification.attempts = services.MAX_ATTEMPTS - 1
+    notification.attempts = email_channel.MAX_ATTEMPTS - 1
     notification.save()
-    assert services.deliver(notification_id=notification.pk) == "failed"
+    assert email_channel.deliver(notification_id=notification.pk) == "failed"
     notification.refresh_from_db()
     assert notification.email_status == "failed"
 
@@ -303,7 +304,7 @@ def test_notification_list_and_preferences_pages(client):
     assert response.status_code == 302
     bob.refresh_from_db()
     assert (bob.digest_hour, bob.quiet_hours_start, bob.quiet_hours_end) == (20, 23, 7)
-    assert services.delivery_for(bob, "reminder") == "digest"
+    assert policy.delivery_for(bob, "reminder") == "digest"
 
 
 def test_outbox_backend_writes_eml_files(settings, tmp_path):
@@ -314,7 +315,7 @@ def test_outbox_backend_writes_eml_files(settings, tmp_path):
     send_mail("Hello", "Body text", "from@example.com", ["to@example.com"])
     files = list((tmp_path / "outbox").glob("*.eml"))
     assert len(files) == 1
-    parsed = email.message_from_bytes(files[0].read_bytes(), policy=policy.default)
+    parsed = email.message_from_bytes(files[0].read_bytes(), policy=email_policy.default)
     assert parsed["Subject"] == "Hello"
     client = Client()
     assert client.get("/dev/outbox/").status_code == 404  # DEBUG is off

@@ -16,7 +16,7 @@ from games import services
 from games.exceptions import InvitationError, InvitationsThrottled, LobbyError, NotAllowed
 from games.models import GameInvitation, InvitationAttempt
 from games.web import views
-from notifications import services as notification_services
+from notifications import policy as notification_policy
 from notifications.models import Notification
 from tests.factories import UserFactory, committed, started_game
 from tests.services.racing import race
@@ -134,7 +134,7 @@ def _named_people(game, alice):
     services.game_join(game_id=game.pk, user=seated, via_link=True)
     no_email = UserFactory(email="")
     quiet = UserFactory()
-    notification_services.preference_set(user=quiet, kind="invitation", delivery="never")
+    notification_policy.preference_set(user=quiet, kind="invitation", delivery="never")
     already = UserFactory()
     services.game_invite(game_id=game.pk, inviter=alice, login=already.username)
     fresh = UserFactory()

@@ -1,0 +1,92 @@
+"""Who is told what, and when: the players' choices per kind, quiet hours, the digest's hour,
+the signed unsubscribe link, and whether a turn notice still matters when its time comes."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+from django.core import signing
+
+from notifications.models import (
+    DEFAULT_DELIVERY,
+    Delivery,
+    EmailStatus,
+    Notification,
+    NotificationKind,
+    NotificationPreference,
+)
+
+UNSUBSCRIBE_SALT = "notifications.unsubscribe"
+
+#: What the email channel does with a notice, by the player's choice for its kind.
+EMAIL_STATUS_FOR = {
+    Delivery.IMMEDIATE: EmailStatus.PENDING,
+    Delivery.DIGEST: EmailStatus.DIGEST,
+    Delivery.NEVER: EmailStatus.SKIPPED,
+}
+
+
+def delivery_for(user, kind: str) -> str:
+    preference = NotificationPreference.objects.filter(user=user, kind=kind).first()
+    return preference.delivery if preference else DEFAULT_DELIVERY[kind]
+
+
+def preference_set(*, user, kind: str, delivery: str) -> None:
+    if kind not in NotificationKind.values or delivery not in Delivery.values:
+        raise ValueError("unknown notification kind or delivery")
+    NotificationPreference.objects.update_or_create(
+        user=user, kind=kind, defaults={"delivery": delivery}
+    )
+
+
+def quiet_hours_end(user, moment: datetime) -> datetime | None:
+    """If `moment` falls in the player's quiet hours, when they end; otherwise None."""
+    start, end = user.quiet_hours_start, user.quiet_hours_end
+    if start is None or end is None or start == end:
+        return None
+    local = moment.astimezone(user.zone)
+    hour = local.hour
+    inside = start <= hour < end if start < end else (hour >= start or hour < end)
+    if not inside:
+        return None
+    resume = local.replace(hour=end, minute=0, second=0, microsecond=0)
+    if resume <= local:
+        resume += timedelta(days=1)
+    return resume.astimezone(UTC)
+
+
+def digest_due(user, now: datetime) -> bool:
+    """The player's digest may go now: their chosen local hour has come, outside quiet hours."""
+    return now.astimezone(user.zone).hour >= user.digest_hour and not quiet_hours_end(user, now)
+
+
+def still_relevant(notification: Notification, now: datetime) -> bool:
+    """A "your turn" or reminder that the player has already answered is not sent."""
+    if notification.kind not in (NotificationKind.YOUR_TURN, NotificationKind.REMINDER):
+        return True
+    game = notification.game
+    if game is None or game.status != "active":
+        return False
+    seat = game.seats.filter(number=notification.seat_number, user=notification.user).first()
+    if seat is None or seat.is_bot or seat.deadline_at is None:
+        return False
+    if notification.kind == NotificationKind.REMINDER:
+        return (seat.deadline_at.isoformat() == notification.context.get("deadline_at")
+                and seat.deadline_at > now)
+    return True
+
+
+def unsubscribe_token(user, kind: str) -> str:
+    return signing.dumps([user.pk, kind], salt=UNSUBSCRIBE_SALT, compress=True)
+
+
+def unsubscribe(token: str):
+    """Turns the kind named in a signed link off. Returns (user, kind); raises BadSignature."""
+    from accounts.models import User
+
+    user_id, kind = signing.loads(token, salt=UNSUBSCRIBE_SALT)
+    user = User.objects.get(pk=user_id)
+    preference_set(user=user, kind=kind, delivery=Delivery.NEVER)
+    Notification.objects.filter(user=user, kind=kind, email_status__in=[
+        EmailStatus.PENDING, EmailStatus.DIGEST]).update(email_status=EmailStatus.SKIPPED)
+    return user, kind
