@@ -133,13 +133,13 @@ def test_profile_defaults(table):
 def test_the_declared_orders_read_in_the_callers_language(language):
     """The orders' labels, help and choices in the language the caller chose (a token client,
     whom the locale middleware does not see), in the game's settings and in the profile's."""
-    from games.engines.stone_age import orders
+    from games.engines.stone_age import data as stone_age
 
     game, users = started_game(2, engine="stone_age", seed="orders-language")
     users[0].language = language
     users[0].save(update_fields=["language"])
     client = token_client(users[0])
-    english = {order["name"]: order for order in orders.ORDERS}
+    english = {order["name"]: order for order in stone_age.ORDERS}
     for declared in (client.get(f"/api/v1/games/{game.pk}/autoplay/").json()["declared"],
                      client.get("/api/v1/me/autoplay/").json()["declared"]["stone_age"]):
         assert [order["name"] for order in declared] == list(english)
@@ -152,4 +152,4 @@ def test_the_declared_orders_read_in_the_callers_language(language):
                        zip(order["choices"], source["choices"], strict=True))
     english_client = token_client(users[1])
     assert english_client.get(f"/api/v1/games/{game.pk}/autoplay/").json()["declared"] == (
-        orders.ORDERS)
+        stone_age.ORDERS)

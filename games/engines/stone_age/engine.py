@@ -11,7 +11,7 @@ from typing import Any
 from games.engines.base import Engine, IllegalAction
 from games.engines.texts import text
 
-from . import bot, orders, rules, scoring, texts
+from . import bot, data, orders, rules, scoring, texts
 from . import view as view_module
 
 
@@ -23,7 +23,7 @@ class StoneAgeEngine(Engine):
     rules_version = 1
     simultaneous = False
     options: list[dict[str, Any]] = []
-    standing_orders = orders.ORDERS
+    standing_orders = data.ORDERS
 
     def action_schema(self) -> dict:
         from games.engines.stone_age.schema import ACTIONS
@@ -75,10 +75,10 @@ class StoneAgeEngine(Engine):
     text_catalog = texts.CATALOG
 
     def describe_text(self, state, seat, action, viewer=None):
-        return texts.describe_text(state, seat, action, viewer)
+        return view_module.describe_text(state, seat, action, viewer)
 
     def resolution_text(self, state, viewer=None):
-        return texts.resolution_text(state, viewer)
+        return view_module.resolution_text(state, viewer)
 
     def standing_order_action(self, view, legal, orders_given):
         return orders.choose(view, legal, orders_given)

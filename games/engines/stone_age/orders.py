@@ -16,63 +16,6 @@ from . import rules
 from .bot import RESOLVE_ORDER
 from .data import LOCATION_NAMES, RESOURCES, VALUE
 
-ASK = {"value": "ask", "label": "Ask me"}
-
-ORDERS: list[dict[str, Any]] = [
-    {
-        "name": "feeding",
-        "label": "Feeding when food runs short",
-        "help": "Food is always used first. Then pay the rest with resources, or take the "
-                "10-point loss.",
-        "default": "cheapest",
-        "choices": [
-            {"value": "cheapest", "label": "Pay with the cheapest resources first "
-                                           "(wood, clay, stone, then gold)"},
-            {"value": "keep_gold", "label": "Pay with wood, clay and stone (cheapest first); "
-                                            "take −10 points rather than spend gold"},
-            {"value": "penalty", "label": "Keep my resources and take −10 points"},
-            ASK,
-        ],
-    },
-    {
-        "name": "tools",
-        "label": "Tools after a roll",
-        "help": "Whether to add tools to a gathering roll.",
-        "default": "next_resource",
-        "choices": [
-            {"value": "next_resource", "label": "Only to reach the next resource, with the "
-                                                "fewest tools (one-use tools last)"},
-            {"value": "never", "label": "Never"},
-            ASK,
-        ],
-    },
-    {
-        "name": "purchases",
-        "label": "Cards and buildings I placed on",
-        "help": "What to do when a card or building I placed people on comes up.",
-        "default": "buy_cheapest",
-        "choices": [
-            {"value": "buy_cheapest", "label": "Buy it, paying the cheapest resources; "
-                                               "decline when I cannot pay (buildings of 1 to 7 "
-                                               "resources: ask)"},
-            {"value": "decline_if_short", "label": "Ask when I can pay; decline when my "
-                                                   "resources do not cover it"},
-            ASK,
-        ],
-    },
-    {
-        "name": "resolve_order",
-        "label": "Order of my locations in the action phase",
-        "help": "Which placed location to use next when several are left.",
-        "default": "village_first",
-        "choices": [
-            {"value": "village_first", "label": "Tool maker, field, hut, then hunting and "
-                                                "resources, then cards and buildings"},
-            ASK,
-        ],
-    },
-]
-
 
 def _paid_value(pay: dict[str, int]) -> tuple:
     """Least total value first; among equals keep the valuable kinds."""

@@ -22,7 +22,7 @@ from games.engines.base import (
 )
 from games.engines.texts import Text, text
 
-from . import data
+from . import data, texts
 from .data import (
     BUILDING_STACKS,
     BUILDINGS,
@@ -636,8 +636,6 @@ def step_actions(state: State, pending: dict) -> list[Action]:
 def illegal_reason(state: State, seat: int, action: Any) -> IllegalAction:
     """The refusal, with a reason a player can read, of an action that is not among the legal
     ones."""
-    from . import texts  # texts reads the rules; only a refusal needs it here
-
     refusal = texts.refusal
     if state["phase"] == "over":
         return IllegalAction(GAME_OVER, text("refuse_game_over"))

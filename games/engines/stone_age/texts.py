@@ -7,9 +7,9 @@ from __future__ import annotations
 from typing import Any
 
 from games.engines.base import IllegalAction
-from games.engines.texts import Catalog, Text, render, sentences, text
+from games.engines.texts import Catalog, Text, render, text
 
-from . import data, orders, rules
+from . import data
 from .data import BUILDINGS, CARDS, RESOURCES
 
 _PEOPLE = "count"
@@ -164,12 +164,12 @@ MESSAGES: dict[str, Any] = {
     "sa.field.card_summary.multipliers.*": "{multiplier}",
 }
 
-#: The standing orders' words (orders.ORDERS): "<order>" its label, "<order>.help" its help,
+#: The standing orders' words (data.ORDERS): "<order>" its label, "<order>.help" its help,
 #: "<order>.<value>" a choice; games.texts.standing_orders_in reads them by context
 #: "stone_age.order".
 ORDER_WORDS = {
     key: words
-    for order in orders.ORDERS
+    for order in data.ORDERS
     for key, words in ((order["name"], order["label"]), (f"{order['name']}.help", order["help"]),
                        *((f"{order['name']}.{choice['value']}", choice["label"])
                          for choice in order["choices"]))
@@ -267,36 +267,3 @@ def closed_text(reason: str | None, num_players: int) -> Text | None:
     if reason == "colours":
         return text("sa.closed_colours", colours=data.RESOURCE_COLOURS[num_players])
     return text(f"sa.closed_{reason}")
-
-
-def describe_text(state: dict, seat: int, action: dict, viewer: int | None = None) -> Text:
-    """`describe` as a text (the same replay; see view.describe for why it is safe)."""
-    try:
-        after = rules.apply_action(state, seat, action)
-    except IllegalAction:
-        return text("sa.illegal", seat=seat)
-    parts = [entry["text"] for entry in after["last"]]
-    if action.get("type") == "use_tools":
-        total = sum(state["pending"]["dice"])
-        used: list[Any] = list(action["tiles"]) + [
-            text("sa.one_use", value=CARDS[card]["top"]["value"]) for card in action["one_use"]]
-        parts.insert(0, text("sa.adds_tools", seat=seat, tools=used, total=total) if used
-                     else text("sa.adds_no_tools", seat=seat, total=total))
-    elif action.get("type") == "pay" and after["pending"] is not None and (
-            after["pending"].get("kind") == state["pending"]["kind"]
-            and after["pending"].get("seat") == seat):
-        parts.insert(0, text("sa.sets_aside", seat=seat, amount=action["amount"],
-                             good=action["resource"]))
-    if not parts:
-        return text("sa.acts", seat=seat)
-    return sentences(parts)
-
-
-def resolution_text(state: dict, viewer: int | None = None) -> Text:
-    """`describe_resolution` as a text: the dice rolled, each line as `viewer` may read it."""
-    try:
-        after = rules.resolve(state)
-    except IllegalAction:
-        return text("sa.nothing_resolved")
-    parts = [entry_text(entry, viewer) for entry in after["last"]]
-    return sentences(parts) if parts else text("sa.dice_rolled")

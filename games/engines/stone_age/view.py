@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from games.engines.texts import text
+from games.engines.base import IllegalAction
+from games.engines.texts import Text, sentences, text
 
 from . import data, rules, scoring, texts
 from .data import BUILDING_STACKS, BUILDINGS, CARD_SLOTS, CARDS, RESOURCES
@@ -36,13 +37,13 @@ def describe(state: dict, seat: int, action: dict, viewer: int | None = None) ->
     made, so they come from replaying the action on a copy, which is safe only because actions
     draw nothing at random (dice are separate chance steps, see `describe_resolution`) and the
     sentence never names a card drawn face down (its owner reads it in the view)."""
-    return texts.english(texts.describe_text(state, seat, action, viewer))
+    return texts.english(describe_text(state, seat, action, viewer))
 
 
 def describe_resolution(state: dict, viewer: int | None = None) -> str:
     """The dice roll that `resolve` makes now, with every die: rolls are public once rolled,
     and no player chooses a chance step, so nothing is revealed early."""
-    return texts.english(texts.resolution_text(state, viewer))
+    return texts.english(resolution_text(state, viewer))
 
 
 def _decision(state: dict, viewer: int | None) -> dict[str, Any] | None:
@@ -187,3 +188,36 @@ def view(state: dict, viewer: int | None) -> dict[str, Any]:
         "ended_by": state["ended_by"],
         "result": result,
     }
+
+
+def describe_text(state: dict, seat: int, action: dict, viewer: int | None = None) -> Text:
+    """`describe` as a text (the same replay; see view.describe for why it is safe)."""
+    try:
+        after = rules.apply_action(state, seat, action)
+    except IllegalAction:
+        return text("sa.illegal", seat=seat)
+    parts = [entry["text"] for entry in after["last"]]
+    if action.get("type") == "use_tools":
+        total = sum(state["pending"]["dice"])
+        used: list[Any] = list(action["tiles"]) + [
+            text("sa.one_use", value=CARDS[card]["top"]["value"]) for card in action["one_use"]]
+        parts.insert(0, text("sa.adds_tools", seat=seat, tools=used, total=total) if used
+                     else text("sa.adds_no_tools", seat=seat, total=total))
+    elif action.get("type") == "pay" and after["pending"] is not None and (
+            after["pending"].get("kind") == state["pending"]["kind"]
+            and after["pending"].get("seat") == seat):
+        parts.insert(0, text("sa.sets_aside", seat=seat, amount=action["amount"],
+                             good=action["resource"]))
+    if not parts:
+        return text("sa.acts", seat=seat)
+    return sentences(parts)
+
+
+def resolution_text(state: dict, viewer: int | None = None) -> Text:
+    """`describe_resolution` as a text: the dice rolled, each line as `viewer` may read it."""
+    try:
+        after = rules.resolve(state)
+    except IllegalAction:
+        return text("sa.nothing_resolved")
+    parts = [texts.entry_text(entry, viewer) for entry in after["last"]]
+    return sentences(parts) if parts else text("sa.dice_rolled")
