@@ -1,6 +1,7 @@
-"""Read-only admin pages for what the mail system did: the outbox and every email received for
-play by email with its answers, so a player's "my reply did nothing" can be looked up. Only
-superusers see them (they hold players' addresses and raw mail; moderators get no permission)."""
+"""Read-only admin pages of the mail system: the outbox, and every email received for play by
+email with its answers (superusers only: they hold players' addresses and raw mail)."""
+
+# So a player's "my reply did nothing" can be looked up; moderators get no permission.
 
 from django.contrib import admin
 from django.utils.translation import gettext_lazy as _

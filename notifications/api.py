@@ -1,6 +1,8 @@
-"""Webhooks through the API: a player's own at `/api/v1/me/webhooks/` and a game's at
-`/api/v1/games/{game_id}/webhooks/` (its creator and moderators): list and register, `…/{id}/`
-(delete), `…/{id}/enable/` (turn back on), `…/{id}/deliveries/` (the delivery log)."""
+"""Webhooks through the API: a player's own (`/api/v1/me/webhooks/`) and a game's
+(`/api/v1/games/{game_id}/webhooks/`, for its creator and moderators)."""
+
+# Each: list and register; `…/{id}/` (delete), `…/{id}/enable/` (turn back on),
+# `…/{id}/deliveries/` (the delivery log).
 
 from __future__ import annotations
 

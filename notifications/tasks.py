@@ -1,9 +1,8 @@
-"""Celery tasks that deliver the outbox; each fetches by id and calls a service.
+"""Celery tasks that deliver the outbox; each fetches by id and calls a service or a channel."""
 
-All of them run on the mail queue (CELERY_TASK_ROUTES), served by its own worker, so a slow or
-hung mail server never holds up game work. Each send is bounded by EMAIL_TIMEOUT, each task by
-the time limits below (shorter than email.CLAIM_LEASE, so a claim outlives its task).
-"""
+# All of them run on the mail queue (CELERY_TASK_ROUTES), served by its own worker, so a slow or
+# hung mail server never holds up game work. Each send is bounded by EMAIL_TIMEOUT, each task by
+# the time limits below (shorter than email.CLAIM_LEASE, so a claim outlives its task).
 
 from __future__ import annotations
 

@@ -1,10 +1,8 @@
 """A private iCalendar feed per player: one event per deadline awaiting them, read from the
-seats at each request, so a phone calendar that refreshes the feed follows the games as they
-move (a move ends an event; a new turn adds one).
+seats at each request, so a phone calendar that refreshes the feed follows the games."""
 
-The address holds a secret token (no sign-in: calendar apps cannot log in); revoking issues a
-new token and the old address answers 404.
-"""
+# A move ends an event; a new turn adds one. The address holds a secret token (no sign-in:
+# calendar apps cannot log in); revoking issues a new token and the old address answers 404.
 
 from __future__ import annotations
 

@@ -1,14 +1,15 @@
 """Phone push (Web Push with VAPID, `pywebpush`): a second channel on each notification row,
-beside the email, under the same rules: the player's per-kind choice (right away, in the daily
-digest, never), quiet hours (the row's `send_after`), and "your turn" no longer sent once
-answered. Payloads are encrypted for each subscription (aes128gcm) and say only what the
-player's notification list says.
+beside the email, under the same rules (policy.py), at most once."""
 
-Push is at most once: a send is claimed by moving the row from pending to sent in one statement,
-and put back to pending only when the push service refused it for a reason worth retrying. A
-subscription the push service says is gone (404, 410) is deleted. A player keeps at most
-MAX_SUBSCRIPTIONS devices; a new one replaces the oldest.
-"""
+# The same rules: the player's per-kind choice (right away, in the daily digest, never), quiet
+# hours (the row's `send_after`), and "your turn" no longer sent once answered. Payloads are
+# encrypted for each subscription (aes128gcm) and say only what the player's notification list
+# says.
+#
+# Push is at most once: a send is claimed by moving the row from pending to sent in one statement,
+# and put back to pending only when the push service refused it for a reason worth retrying. A
+# subscription the push service says is gone (404, 410) is deleted. A player keeps at most
+# MAX_SUBSCRIPTIONS devices; a new one replaces the oldest.
 
 from __future__ import annotations
 

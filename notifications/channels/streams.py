@@ -1,8 +1,9 @@
-"""`GET /api/v1/stream/events`: one player's notices as Server-Sent Events (their turn, a game
-started or finished, an invitation, a mention in a chat, reminders, timeouts, moderators'
-messages). Each event's `id` is the notification's id; `Last-Event-ID` replays what came after
-it. The stream carries what the player's notification list shows, nothing more.
-"""
+"""`GET /api/v1/stream/events`: one player's notices as Server-Sent Events, carrying what the
+player's notification list shows, nothing more."""
+
+# Their turn, a game started or finished, an invitation, a mention in a chat, reminders,
+# timeouts, moderators' messages. Each event's `id` is the notification's id; `Last-Event-ID`
+# replays what came after it.
 
 from __future__ import annotations
 

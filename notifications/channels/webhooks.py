@@ -1,17 +1,15 @@
-"""Webhooks: a player's notifications of the kinds they chose, or one game's public events
-(for its host), POSTed as JSON to an address of theirs (their own program, a Discord or Slack
-channel).
+"""Webhooks: a player's notifications of the kinds they chose, or one game's public events (for
+its host), POSTed as signed JSON to their address (a program, a Discord or Slack channel)."""
 
-A delivery row is written with the notification (or the game's change), in the same
-transaction, with the exact body: a player's webhook says what the notification already says to
-that player (never more than the player's own notification list); a game's webhook says what a
-spectator of the game may see (who is awaited and until when, the result, public chat), never
-anything of the hidden state. Celery sends it after commit and retries with exponential backoff;
-a webhook whose deliveries keep failing is turned off and whoever registered it is told.
-
-Every body is signed: `Turnpost-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of
-"<t>.<body>" with the webhook's secret>` (docs/webhooks.md shows how to check it).
-"""
+# A delivery row is written with the notification (or the game's change), in the same
+# transaction, with the exact body: a player's webhook says what the notification already says to
+# that player (never more than the player's own notification list); a game's webhook says what a
+# spectator of the game may see (who is awaited and until when, the result, public chat), never
+# anything of the hidden state. Celery sends it after commit and retries with exponential backoff;
+# a webhook whose deliveries keep failing is turned off and whoever registered it is told.
+#
+# Every body is signed: `Turnpost-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of
+# "<t>.<body>" with the webhook's secret>` (docs/webhooks.md shows how to check it).
 
 from __future__ import annotations
 

@@ -1,8 +1,7 @@
-"""What a reply's first line asks for, and which of the numbered choices it names.
+"""What a reply's first line asks for, and which of the numbered choices it names."""
 
-Choices keep the engine's order and their number (index + 1) for the whole version, however the
-list is narrowed ("more", a filter word), so a number read anywhere means the same move.
-"""
+# Choices keep the engine's order and their number (index + 1) for the whole version, however the
+# list is narrowed ("more", a filter word), so a number read anywhere means the same move.
 
 from __future__ import annotations
 

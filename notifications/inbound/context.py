@@ -1,7 +1,8 @@
 """What play-by-email mails show a player: their numbered choices (a page of them, or those
-matching a word), a signed reply address and what changed (the log as their seat may read it,
-players named). The game itself is drawn by `notifications.summaries` from the engine's `view`
-for their seat."""
+matching a word), a signed reply address and what changed since their own move."""
+
+# What changed is the log as their seat may read it, players named. The game itself is drawn
+# by `games.presentation.summaries` from the engine's `view` for their seat.
 
 from __future__ import annotations
 

@@ -1,15 +1,15 @@
 """Reading a reply: the few lines the player wrote, without quoted text, attributions, forwarded
-originals or signatures, from plain-text or HTML-only mail in any character set; and telling
-automatic mail (out-of-office, bounces, lists) apart from people.
+originals or signatures; and telling automatic mail (out-of-office, bounces, lists) from people."""
 
-Quoted text is found twice over: mail-parser-reply's per-language patterns (attributions and
-Outlook header blocks in a dozen languages) and our own rules for what it does not know
-(date-first and Cyrillic/Hungarian/CJK attributions, any line naming the play address or the
-original's subject, ">" quotes, signatures, PGP armour). In HTML the structure decides:
-blockquotes and the clients' quote containers are left out, and an Outlook header block
-(`divRplyFwdMsg`, a `border-top` rule) ends the player's text. When in doubt a line is not the
-player's: a reply we cannot read is refused, never guessed.
-"""
+# From plain-text or HTML-only mail in any character set (decoded by mime.py).
+#
+# Quoted text is found twice over: mail-parser-reply's per-language patterns (attributions and
+# Outlook header blocks in a dozen languages) and our own rules for what it does not know
+# (date-first and Cyrillic/Hungarian/CJK attributions, any line naming the play address or the
+# original's subject, ">" quotes, signatures, PGP armour). In HTML the structure decides:
+# blockquotes and the clients' quote containers are left out, and an Outlook header block
+# (`divRplyFwdMsg`, a `border-top` rule) ends the player's text. When in doubt a line is not the
+# player's: a reply we cannot read is refused, never guessed.
 
 from __future__ import annotations
 

@@ -1,13 +1,12 @@
-"""Turning one received email into at most one move and one answer (or a silent drop).
+"""Turning one received email into at most one move and one answer (or a silent drop)."""
 
-Both entrances (django-anymail's inbound webhooks and `manage.py receive_email`) call
-`inbound_email_receive`. Everything it writes (the InboundMessage, the move through
-`games.services.game_action_submit`, the answer) commits together; the answer is sent after
-commit by a retried task, so a crash loses nothing and a provider's retry is recognised by its
-Message-ID. Only a passing fault of our own (the database or the broker unreachable) is left to
-the caller's retry; anything the message itself causes is recorded as a refusal, so malformed
-mail never loops through retries.
-"""
+# Both entrances (django-anymail's inbound webhooks and `manage.py receive_email`) call
+# `inbound_email_receive`. Everything it writes (the InboundMessage, the move through
+# `games.services.game_action_submit`, the answer) commits together; the answer is sent after
+# commit by a retried task, so a crash loses nothing and a provider's retry is recognised by its
+# Message-ID. Only a passing fault of our own (the database or the broker unreachable) is left to
+# the caller's retry; anything the message itself causes is recorded as a refusal, so malformed
+# mail never loops through retries.
 
 from __future__ import annotations
 

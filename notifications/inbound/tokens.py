@@ -1,11 +1,10 @@
-"""The signed token in a play-by-email Reply-To address (play+TOKEN@example.org).
+"""The signed token in a play-by-email Reply-To address (play+TOKEN@example.org)."""
 
-The token binds a player, a game and the game version the email showed, plus where the listed
-choices started (for "more"). It must fit an address local part (at most 64 characters) and
-survive mail systems that lower-case addresses, so it is base36 fields and a base32 MAC instead of
-`signing.dumps` output (long, mixed-case base64). The MAC is `django.core.signing.Signer`'s HMAC,
-so SECRET_KEY_FALLBACKS rotation works as for every other signed value.
-"""
+# The token binds a player, a game and the game version the email showed, plus where the listed
+# choices started (for "more"). It must fit an address local part (at most 64 characters) and
+# survive mail systems that lower-case addresses, so it is base36 fields and a base32 MAC instead of
+# `signing.dumps` output (long, mixed-case base64). The MAC is `django.core.signing.Signer`'s HMAC,
+# so SECRET_KEY_FALLBACKS rotation works as for every other signed value.
 
 from __future__ import annotations
 

@@ -1,7 +1,9 @@
-"""What play by email believes about a received message before it reads a move from it: who sent
-it (one strictly parsed From address, nothing address-like beside it), whether our own mail
-boundary or the provider vouches for that sender (SPF, DKIM, DMARC), and whether the message is
-whole, well-formed MIME of a size we accept. Each check answers with a refusal reason or None."""
+"""What play by email believes about a received message before it reads a move from it: its
+sender, who vouches for them, and whether it is whole, well-formed MIME of a size we accept."""
+
+# Who sent it: one strictly parsed From address, nothing address-like beside it. Who vouches:
+# our own mail boundary or the provider (SPF, DKIM, DMARC). Each check answers with a refusal
+# reason or None.
 
 from __future__ import annotations
 

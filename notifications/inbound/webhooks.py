@@ -1,7 +1,9 @@
 """django-anymail's inbound webhooks as an entrance for play by email: the signal receiver's work,
-and a middleware around anymail's webhook views that refuses to serve them in production without
-ANYMAIL_WEBHOOK_SECRET (503) and turns what a malformed or oversized delivery raises inside
-anymail into a recorded refusal answered 200, since providers retry every other status."""
+and a middleware around anymail's webhook views."""
+
+# The middleware refuses to serve them in production without ANYMAIL_WEBHOOK_SECRET (503), and
+# turns what a malformed or oversized delivery raises inside anymail into a recorded refusal
+# answered 200, since providers retry every other status.
 
 from __future__ import annotations
 
