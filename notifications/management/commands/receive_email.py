@@ -1,9 +1,11 @@
 """Reads one email (RFC 822) from standard input and processes it for play by email: the entrance
-for a local MTA pipe, e.g. Postfix `play unix - n n - - pipe user=turnpost argv=python manage.py
-receive_email --recipient ${recipient}`. Exits 0 once the message is safely recorded (answered,
-refused or dropped: an empty, oversized or malformed message too, so the MTA never retries what
-would fail again), 75 (EX_TEMPFAIL, the MTA retries) only when our database or broker was
-unreachable."""
+for a local MTA pipe."""
+
+# E.g. Postfix `play unix - n n - - pipe user=turnpost argv=python manage.py receive_email
+# --recipient ${recipient}`. Exits 0 once the message is safely recorded (answered, refused or
+# dropped: an empty, oversized or malformed message too, so the MTA never retries what would
+# fail again), 75 (EX_TEMPFAIL, the MTA retries) only when our database or broker was
+# unreachable.
 
 from __future__ import annotations
 
