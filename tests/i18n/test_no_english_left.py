@@ -289,7 +289,7 @@ def test_the_moderators_admin_actions_and_display_name_problems_are_translated()
 @pytest.mark.django_db
 def test_what_moderators_and_email_players_read_of_records_and_answers_is_translated():
     from games.models.records import DeadlineOutcome
-    from notifications.inbound.services import _quote
+    from notifications.inbound.choosing import quote
 
     game = Game.objects.create(engine="caverna", num_players=2, seed="admin-names",
                                created_by=_player("fa"))
@@ -298,7 +298,7 @@ def test_what_moderators_and_email_players_read_of_records_and_answers_is_transl
         assert not LATIN.search(str(game.get_status_display()))
         assert not LATIN.search(str(DeadlineOutcome.TIMED_OUT.label))
     with translation.override("fa"):
-        answer = _quote("Ωμέγα", "؟")
+        answer = quote("Ωμέγα", "؟")
         assert answer.startswith("پاسخ شما با «Ωμέγα»") and not LATIN.search(answer), answer
 
 

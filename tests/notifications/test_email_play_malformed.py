@@ -13,7 +13,8 @@ from django.core import mail
 from django.db import transaction
 
 from games.models import Action
-from notifications.inbound.services import REFUSAL_SUBJECT, inbound_email_receive
+from notifications.inbound.answers import REFUSAL_SUBJECT
+from notifications.inbound.services import inbound_email_receive
 from notifications.models import InboundMessage
 from tests.notifications.email_play import (
     answer,

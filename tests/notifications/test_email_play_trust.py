@@ -21,7 +21,7 @@ from django.core.management.base import SystemCheckError
 from django.test import Client
 
 from games.models import Action
-from notifications.inbound.services import REFUSAL_SUBJECT
+from notifications.inbound.answers import REFUSAL_SUBJECT
 from notifications.inbound.trust import Verdict, authentication_failure, provider_verdicts
 from notifications.models import EmailReply, InboundMessage
 from tests.conftest import ROOT
