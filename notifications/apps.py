@@ -6,9 +6,7 @@ class NotificationsConfig(AppConfig):
     verbose_name = "Notifications"
 
     def ready(self) -> None:
-        # Registered by name in every process: the services queue them by name (services.py).
-        from notifications import (
-            receivers,  # noqa: F401 - connects the game_event receiver
-            tasks,  # noqa: F401
-        )
-        from notifications.inbound import checks  # noqa: F401 - registers the webhook secret check
+        # receivers: connects the game_event receivers; tasks: registered by name in every
+        # process, since the services queue them by name; checks: the webhook secret check.
+        from notifications import receivers, tasks  # noqa: F401
+        from notifications.inbound import checks  # noqa: F401
