@@ -279,14 +279,14 @@ def test_a_bot_seat_past_its_deadline_is_left_to_the_bot_task_not_played_in_the_
 
 
 def test_the_batch_row_update_keeps_each_rows_own_values_and_json_types():
-    """The sweep's row update sets a value shared by every row directly and a CASE otherwise;
-    JSON values equal in Python but not in JSON (1, 1.0, true) stay apart."""
+    """The sweep's row update (bulk_update) keeps each row's own values; JSON values equal in
+    Python but not in JSON (1, 1.0, true) stay apart."""
     games = _due_games(3)
     for game, value in zip(games, (1, 1.0, True), strict=True):
         game.state = {"n": value}
         game.version = 7
         game.result = None
-    services._rows_update(Game, games, ["state", "version", "result"])
+    Game.objects.bulk_update(games, ["state", "version", "result"])
     stored = {game.pk: game for game in Game.objects.filter(pk__in=[g.pk for g in games])}
     assert [type(stored[game.pk].state["n"]) for game in games] == [int, float, bool]
     assert {stored[game.pk].version for game in games} == {7}
