@@ -61,7 +61,7 @@ def chat_post(*, game_id: int, user, body: str, now: datetime | None = None) -> 
         ]
         if mentioned:
             emit(game.pk, "mention", [], user_ids=mentioned, author_id=user.pk,
-                  message_id=message.pk)
+                 message_id=message.pk)
     return message
 
 

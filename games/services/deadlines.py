@@ -39,7 +39,7 @@ MAX_TIMEOUT_STEPS = 200
 
 
 def time_out_seat(game: Game, engine: Engine, seat: Seat, now: datetime, *,
-                   seats: list[Seat] | None = None) -> bool:
+                  seats: list[Seat] | None = None) -> bool:
     """Plays the seat's timeout moves until it is no longer its turn; counts one timeout, and
     hands the seat to a bot after the game's limit of timeouts in a row. Returns False for a
     bot's seat past its deadline (its task was lost): that move is left to the bot task,
@@ -61,7 +61,7 @@ def time_out_seat(game: Game, engine: Engine, seat: Seat, now: datetime, *,
             action = engine.timeout_action(game.state, seat.number)
         # `seats` are the objects the move updates, so `seat` shows its clock after it.
         apply_move(game, seat_number=seat.number, action=action, source=ActionSource.TIMEOUT,
-                    actor=None, now=now, seats=seats)
+                   actor=None, now=now, seats=seats)
         if seat.deadline_at is None:
             break
     seat.timeout_count += 1
@@ -180,7 +180,7 @@ def reminders_send_due(*, now: datetime | None = None, limit: int = 1000) -> int
             seat.reminded_at = now
             seat.save(update_fields=["reminded_at"])
             emit(seat.game_id, "reminder", [seat.number],
-                  deadline_at=seat.deadline_at.isoformat())
+                 deadline_at=seat.deadline_at.isoformat())
     return len(seats)
 
 

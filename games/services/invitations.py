@@ -180,4 +180,4 @@ def invitation_decline(*, game_id: int, user, now: datetime | None = None) -> No
         invitation.status, invitation.responded_at = InvitationStatus.DECLINED, now
         invitation.save(update_fields=["status", "responded_at"])
         emit(game.pk, "invitation_answered", [], inviter_id=invitation.inviter_id,
-              invitee_id=user.pk, accepted=False)
+             invitee_id=user.pk, accepted=False)

@@ -179,7 +179,7 @@ def game_join(*, game_id: int, user, via_link: bool = False,
             invitation.status, invitation.responded_at = InvitationStatus.ACCEPTED, now
             invitation.save(update_fields=["status", "responded_at"])
             emit(game.pk, "invitation_answered", [], inviter_id=invitation.inviter_id,
-                  invitee_id=user.pk, accepted=True)
+                 invitee_id=user.pk, accepted=True)
         game.save(update_fields=["updated_at"])
         emit(game.pk, "joined")
         _when_full(game, now)
@@ -329,7 +329,7 @@ def game_rematch(*, game_id: int, user, now: datetime | None = None) -> Game:
                 GameInvitation.objects.create(game=rematch, invitee_id=seat.user_id,
                                               inviter=user, created_at=now)
                 emit(rematch.pk, "invitation", [], invitee_id=seat.user_id,
-                      inviter_id=user.pk, rematch_of=game.pk)
+                     inviter_id=user.pk, rematch_of=game.pk)
         locked_game(rematch.pk)
         _when_full(rematch, now)
     return rematch

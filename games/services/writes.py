@@ -25,10 +25,10 @@ from games.services.reliability import deadline_records_write
 
 @cache
 def _task(name: str):
-    # The services name their tasks rather than import games.tasks (which calls them): Celery's
-    # own discovery registers every app's tasks once, so queuing keeps the task's routing and
-    # runs in-process where tasks are eager (the tests).
-    app.loader.import_default_modules()
+    # The services name their tasks rather than import games.tasks (which calls them). Celery's
+    # loader imports the module the name says, once per process, so that the task queued is the
+    # registered one: its own options, and run in-process where tasks are eager (the tests).
+    app.loader.import_task_module(name.rpartition(".")[0])
     return app.tasks[name]
 
 
