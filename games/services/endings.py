@@ -1,6 +1,5 @@
-"""Every way a game ends: the last move, a resolution, a timeout or a bot's move finish it
-(`game_finish`), a player resigns, a moderator aborts. All of them go through `_end`, so the
-rating of a finished game is queued in exactly one place."""
+"""Every way a game ends (finished by a move, a resolution or a timeout; resigned; aborted) goes
+through `_end`, so a finished game's rating is queued in exactly one place."""
 
 from __future__ import annotations
 

@@ -1,10 +1,5 @@
 """Invitations to an open game: a player named by a seated player (who may decline), or anyone
-holding the game's invite link.
-
-An invite link is a signed, expiring token naming one game. Whoever holds it may open the game's
-invitation page and join while the game is open and has a free seat, even a private game; the
-game's minimum requirements still apply. The link can be passed on (a group chat, an email) and
-used by several people; it stops working when it expires or the game starts."""
+holding the game's signed invite link."""
 
 from __future__ import annotations
 
@@ -30,6 +25,11 @@ from games.selectors import user_by_login
 from games.services.access import locked_game, now_or, require_unrestricted
 from games.services.lobby import game_join
 from games.services.writes import emit
+
+# An invite link is a signed, expiring token naming one game. Whoever holds it may open the
+# game's invitation page and join while the game is open and has a free seat, even a private
+# game; the game's minimum requirements still apply. The link can be passed on (a group chat, an
+# email) and used by several people; it stops working when it expires or the game starts.
 
 INVITE_LINK_SALT = "games.invite-link"
 

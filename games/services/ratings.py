@@ -1,10 +1,10 @@
 """Ratings per player and engine with OpenSkill's Plackett-Luce model (Weng-Lin): made for
 free-for-all games of any number of players, ties included, with an uncertainty per player.
 
-A finished rated game is applied once (queued by games.services.endings, run by a task):
-`ratings_apply` locks the game, refuses when its
-`RatingApplication` exists (a unique row per game) and writes that row in the same transaction as
-the new ratings, so a duplicated or retried task changes nothing. Seats played by bots from the
+A finished rated game is applied once (the task games.services.endings queues on commit):
+`ratings_apply` locks the game, refuses when its `RatingApplication` exists (a unique row per
+game) and writes that row in the same transaction as the new ratings, so a duplicated or
+retried task changes nothing. Seats played by bots from the
 start have no player and are left out; a player's seat a bot took over after timeouts is rated
 as the player's (abandoning is no way around a loss). Aborted games never finish, so they are
 never rated.
