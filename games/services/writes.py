@@ -108,7 +108,8 @@ class _BatchedWrites:
         Action.objects.bulk_create(self.actions)
         bus.publish_games_after_commit([(action.game_id, action.sequence, action.pk)
                                         for action in self.actions])
-        Seat.objects.bulk_update(list(self.seats.values()), sorted(self.seat_fields))
+        if self.seats:  # bulk_update refuses an empty list of fields
+            Seat.objects.bulk_update(list(self.seats.values()), sorted(self.seat_fields))
         changed_at = timezone.now()
         games = []
         for game in self.games.values():
