@@ -490,7 +490,7 @@ CELERY_BEAT_SCHEDULE = {
 NOTIFICATION_RETENTION_DAYS = env.int("NOTIFICATION_RETENTION_DAYS", default=30)
 # Ratings of finished games whose on-commit task was lost.
 CELERY_BEAT_SCHEDULE["apply-pending-ratings"] = {
-    "task": "games.services.ratings.apply_pending_ratings",
+    "task": "games.tasks.apply_pending_ratings",
     "schedule": timedelta(minutes=1),
 }
 # Play by email: answers whose delivery task was lost or is waiting for a retry.

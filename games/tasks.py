@@ -9,6 +9,7 @@ from django.utils import timezone
 
 from games import services
 from games.models import Game, GameStatus, IdempotencyRecord
+from games.services import ratings
 
 IDEMPOTENCY_RETENTION = timedelta(days=7)
 
@@ -74,6 +75,26 @@ def purge_idempotency_records() -> int:
     cutoff = timezone.now() - IDEMPOTENCY_RETENTION
     deleted, _ = IdempotencyRecord.objects.filter(created_at__lt=cutoff).delete()
     return deleted
+
+
+@shared_task(acks_late=True)
+def apply_game_ratings(game_id: int) -> bool:
+    """Queued when a game finishes; running it twice changes nothing."""
+    return ratings.ratings_apply(game_id=game_id)
+
+
+#: A finished game without its application this long after finishing lost its task.
+RATING_GRACE = timedelta(minutes=2)
+
+
+@shared_task
+def apply_pending_ratings() -> int:
+    """Safety net run by beat: finished games whose on-commit rating task was lost."""
+    cutoff = timezone.now() - RATING_GRACE
+    pending = (Game.objects.filter(status=GameStatus.FINISHED, finished_at__lte=cutoff,
+                                   rating_application__isnull=True)
+               .order_by("finished_at").values_list("pk", flat=True)[:200])
+    return sum(ratings.ratings_apply(game_id=game_id) for game_id in pending)
 
 
 #: Due games per batch task (services.SWEEP_BATCH_SIZE: one transaction each).

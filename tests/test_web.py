@@ -171,6 +171,7 @@ def test_the_game_page_names_players_in_the_log_boards_and_choices(client, slug)
     import re
 
     from games import selectors, services
+    from games.engines.registry import get_engine
     from tests.factories import committed, started_game
 
     game, users = started_game(3, engine=slug, seed=f"names-{slug}")
@@ -179,7 +180,7 @@ def test_the_game_page_names_players_in_the_log_boards_and_choices(client, slug)
         mover = next((user for user in users
                       if selectors.legal_actions_for(game, user)
                       and selectors.seat_of(game, user).number
-                      in services._engine_for(slug).active_seats(game.state)), None)
+                      in get_engine(slug).active_seats(game.state)), None)
         if mover is None:
             break
         with committed():

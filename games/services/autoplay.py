@@ -10,8 +10,9 @@ seat (never a bot's) it plays, in this order,
   none is legal, the queue is dropped and the seat waits (and is told so) as usual.
 
 What to play is decided by the pure `games.engines.autoplay`, shared with the benchmark. This
-module also holds the services that set those preferences and queues; the game row is locked in
-each, as for a move.
+module also holds `after_change`, which every service calls after a change (these steps, then
+the turns' clocks, the notices and the follow-up tasks), and the services that set those
+preferences and queues; the game row is locked in each, as for a move.
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext
 
-from accounts.models import active_restriction, restriction_message
+from accounts.models import active_restriction
 from games.engines import autoplay as rules
 from games.engines.base import Engine, InvalidOptions
 from games.engines.registry import UnknownEngine, get_engine
@@ -31,6 +32,16 @@ from games.exceptions import GameError, GameNotRunning, NotAllowed
 from games.models import Action, ActionKind, ActionSource, Game, GameStatus, Seat
 from games.presentation.texts import reason_text
 from games.presentation.titles import engine_name
+from games.services.access import (
+    engine_guard,
+    locked_game,
+    require_playable,
+    require_unrestricted,
+    seats_of,
+)
+from games.services.clocks import refresh_turns
+from games.services.steps import append_action, resolve_chance_steps
+from games.services.writes import announce_after_commit, game_write, schedule_follow_ups
 
 #: Moves made for players after one change, at most (every step is also bounded by the engine).
 MAX_AUTO_STEPS = 60
@@ -99,7 +110,35 @@ def seat_orders(seat: Seat, engine: Engine) -> dict[str, str]:
 
 
 # ---------------------------------------------------------------------------------------------
-# the hook: called by the service after every change, before the turns are refreshed
+# after every change
+
+
+def after_change(
+    game: Game,
+    engine: Engine,
+    now: datetime,
+    acted_seat: int | None,
+    announce_turns: bool = True,
+    player_acted: bool = False,
+    seats: list[Seat] | None = None,
+) -> list[int]:
+    """The end of every change to a locked game: the steps that need nobody, then the clocks
+    of the seats now to act (or the end), the game row, the notices and the follow-up tasks.
+    Returns the seats that newly have to act."""
+    # Steps that need nobody (forced moves, standing orders, queued moves) come before the
+    # turns are counted, so a seat whose decision played itself is never awaited or told.
+    seats = seats_of(game, now) if seats is None else seats
+    play_steps_that_need_nobody(game, engine, now,
+                                cancel_queue_of=acted_seat if player_acted else None,
+                                seats=seats)
+    newly_active = refresh_turns(game, engine, now, acted_seat, player_acted, seats)
+    game_write(game)
+    if game.status == GameStatus.FINISHED:
+        announce_after_commit(game.pk, "finished", list(range(game.num_players)))
+    elif newly_active and announce_turns:
+        announce_after_commit(game.pk, "turn", newly_active)
+    schedule_follow_ups(game, seats)
+    return newly_active
 
 
 def play_steps_that_need_nobody(game: Game, engine: Engine, now: datetime,
@@ -109,8 +148,6 @@ def play_steps_that_need_nobody(game: Game, engine: Engine, now: datetime,
     returns how many. `cancel_queue_of`: a seat whose player just moved themselves, which is a
     change of mind about anything they had queued. `seats`: the game's seats with their users,
     when the caller read them in this transaction already."""
-    from games import services  # the service calls this module; import late to keep one graph
-
     if seats is None:
         seats = list(game.seats.select_related("user"))
     for seat in seats:
@@ -122,23 +159,23 @@ def play_steps_that_need_nobody(game: Game, engine: Engine, now: datetime,
     seats = {seat.number: seat for seat in seats}
     played = 0
     for _ in range(MAX_AUTO_STEPS):
-        services._resolve_chance_steps(game, engine)
+        resolve_chance_steps(game, engine)
         state = game.state
         if engine.is_over(state) or engine.ready_to_resolve(state):
             break
-        if not _play_one(game, engine, seats, services):
+        if not _play_one(game, engine, seats):
             break
         played += 1
     return played
 
 
-def _play_one(game: Game, engine: Engine, seats: dict[int, Seat], services) -> bool:
+def _play_one(game: Game, engine: Engine, seats: dict[int, Seat]) -> bool:
     state = game.state
     for number in engine.active_seats(state):
         seat = seats.get(number)
         if seat is None or seat.is_bot or seat.user_id is None:
             continue  # bots play through their own worker
-        with services._engine_guard(game, "autoplay", number):
+        with engine_guard(game, "autoplay", number):
             step = rules.next_step(engine, state, number, forced=forced_moves_on(seat),
                                    orders=seat_orders(seat, engine), queue=seat.move_queue)
         if step is None:
@@ -149,20 +186,20 @@ def _play_one(game: Game, engine: Engine, seats: dict[int, Seat], services) -> b
             continue
         if active_restriction(seat.user) is not None:
             continue  # a suspended player's seat waits (and times out) like any other
-        _apply(game, engine, seat, step, services)
+        _apply(game, engine, seat, step)
         return True
     return False
 
 
-def _apply(game: Game, engine: Engine, seat: Seat, step: rules.Step, services) -> None:
+def _apply(game: Game, engine: Engine, seat: Seat, step: rules.Step) -> None:
     state_before = game.state
-    with services._engine_guard(game, "autoplay", seat.number, step.action):
+    with engine_guard(game, "autoplay", seat.number, step.action):
         game.state = engine.apply(state_before, seat.number, step.action)
-        services._append_action(
+        append_action(
             game, engine, kind=ActionKind.MOVE, seat_number=seat.number, payload=step.action,
             source=step.source, actor=seat.user, state_before=state_before,
         )
-    services._require_playable(game, engine, "autoplay", seat.number, step.action)
+    require_playable(game, engine, "autoplay", seat.number, step.action)
     fields = []
     if step.queue != seat.move_queue:
         seat.move_queue = step.queue
@@ -204,12 +241,6 @@ def _running(game: Game) -> None:
         raise GameNotRunning(gettext("This game is not running."))
 
 
-def _locked(game_id: int) -> Game:
-    from games import services
-
-    return services._locked_game(game_id)
-
-
 def queue_read(*, game: Game, user) -> dict[str, Any]:
     """The caller's own queue (nobody else's is ever read)."""
     seat = _seat_for(game, user)
@@ -224,12 +255,12 @@ def queue_set(*, game_id: int, user, decisions: Any) -> dict[str, Any]:
     except rules.InvalidQueue as error:
         raise InvalidQueue(str(error)) from None
     with transaction.atomic():
-        game = _locked(game_id)
+        game = locked_game(game_id)
         _running(game)
         seat = _seat_for(game, user)
         if seat.is_bot:
             raise NotAllowed(gettext("A bot is playing your seat; take it back first."))
-        _require_unrestricted(user)
+        require_unrestricted(user)
         engine = get_engine(game.engine)
         if seat.number in engine.active_seats(game.state):
             raise YourMove(gettext(
@@ -242,17 +273,11 @@ def queue_set(*, game_id: int, user, decisions: Any) -> dict[str, Any]:
 
 def queue_clear(*, game_id: int, user) -> None:
     with transaction.atomic():
-        game = _locked(game_id)
+        game = locked_game(game_id)
         seat = _seat_for(game, user)
         if seat.move_queue:
             seat.move_queue = []
             seat.save(update_fields=["move_queue"])
-
-
-def _require_unrestricted(user) -> None:
-    sanction = active_restriction(user)
-    if sanction is not None:
-        raise NotAllowed(restriction_message(sanction), details={"sanction": sanction.kind})
 
 
 def settings_read(*, game: Game, user) -> dict[str, Any]:
@@ -284,7 +309,7 @@ def settings_set(*, game_id: int, user, auto_forced: Any = _UNCHANGED,
     the profile); `standing_orders` {name: value} (only those given override the profile) or
     None (the profile's). A decision at hand that the new settings answer is played at once."""
     with transaction.atomic():
-        game = _locked(game_id)
+        game = locked_game(game_id)
         seat = _seat_for(game, user)
         engine = get_engine(game.engine)
         fields = []
@@ -301,10 +326,8 @@ def settings_set(*, game_id: int, user, auto_forced: Any = _UNCHANGED,
             seat.save(update_fields=fields)
         if (game.status == GameStatus.ACTIVE and not seat.is_bot
                 and seat.number in engine.active_seats(game.state)):
-            from games import services
-
             version = game.version
-            services._after_change(game, engine, now or timezone.now(), acted_seat=None)
+            after_change(game, engine, now or timezone.now(), acted_seat=None)
             if game.version == version:
                 game.save(update_fields=["updated_at"])
         return settings_read(game=game, user=user)

@@ -14,7 +14,6 @@ from django.utils.translation import gettext, ngettext
 
 from accounts.models import Sanction, SanctionKind
 from accounts.templatetags.language_tags import localized_digits
-from games import services
 from games.exceptions import GameError, LobbyError, NotAllowed
 from games.live.events import player_event
 from games.models import (
@@ -26,6 +25,9 @@ from games.models import (
     Seat,
 )
 from games.presentation.texts import entry_text
+from games.services.access import engine_for
+from games.services.deadlines import seat_hand_to_bot, seat_take_back, time_out_seat
+from games.services.endings import game_abort as game_end
 
 MODERATE_GAMES = "games.moderate_game"
 SANCTION_USERS = "accounts.sanction_user"
@@ -108,7 +110,7 @@ def timeout_force(*, moderator, game: Game, seat_number: int, reason: str,
             raise ModerationError(gettext(
                 "This seat is not awaited; there is nothing to time out."))
         before = {**_seat_facts(seat), "version": locked.version}
-        services._time_out_seat(locked, services._engine_for(locked.engine), seat, now)
+        time_out_seat(locked, engine_for(locked.engine), seat, now)
         seat.refresh_from_db()
         locked.refresh_from_db()
         return _audit(moderator, "force_timeout", locked, reason, before,
@@ -120,7 +122,7 @@ def seat_to_bot(*, moderator, game: Game, seat_number: int, reason: str) -> Audi
     reason = _require_reason(reason)
     with transaction.atomic():
         before = _seat_facts(_seat(game, seat_number))
-        services.seat_hand_to_bot(game_id=game.pk, seat_number=seat_number)
+        seat_hand_to_bot(game_id=game.pk, seat_number=seat_number)
         return _audit(moderator, "seat_to_bot", game, reason, before,
                       _seat_facts(_seat(game, seat_number)))
 
@@ -130,7 +132,7 @@ def seat_to_player(*, moderator, game: Game, seat_number: int, reason: str) -> A
     reason = _require_reason(reason)
     with transaction.atomic():
         before = _seat_facts(_seat(game, seat_number))
-        services.seat_take_back(game_id=game.pk, user=moderator, seat_number=seat_number)
+        seat_take_back(game_id=game.pk, user=moderator, seat_number=seat_number)
         return _audit(moderator, "seat_to_player", game, reason, before,
                       _seat_facts(_seat(game, seat_number)))
 
@@ -140,7 +142,7 @@ def game_abort(*, moderator, game: Game, reason: str) -> AuditEntry:
     reason = _require_reason(reason)
     with transaction.atomic():
         before = {"status": Game.objects.get(pk=game.pk).status}
-        aborted = services.game_abort(game_id=game.pk, reason=reason)
+        aborted = game_end(game_id=game.pk, reason=reason)
         return _audit(moderator, "abort_game", aborted, reason, before,
                       {"status": aborted.status})
 

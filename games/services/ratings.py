@@ -1,9 +1,10 @@
 """Ratings per player and engine with OpenSkill's Plackett-Luce model (Weng-Lin): made for
 free-for-all games of any number of players, ties included, with an uncertainty per player.
 
-A finished rated game is applied once: `ratings_apply` locks the game, refuses when its
-`RatingApplication` exists (a unique row per game) and writes that row in the same transaction as
-the new ratings, so a duplicated or retried task changes nothing. Seats played by bots from the
+A finished rated game is applied once (the task games.services.endings queues on commit):
+`ratings_apply` locks the game, refuses when its `RatingApplication` exists (a unique row per
+game) and writes that row in the same transaction as the new ratings, so a duplicated or
+retried task changes nothing. Seats played by bots from the
 start have no player and are left out; a player's seat a bot took over after timeouts is rated
 as the player's (abandoning is no way around a loss). Aborted games never finish, so they are
 never rated.
@@ -13,12 +14,9 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass
-from datetime import timedelta
 
-from celery import shared_task
 from django.db import IntegrityError, transaction
 from django.db.models import QuerySet
-from django.utils import timezone
 from openskill.models import PlackettLuce
 
 from games.models import Game, GameStatus, Rating, RatingApplication
@@ -131,30 +129,3 @@ def _ratings_apply(game_id: int) -> bool:
         changes.append({**change, "after": round(row.ordinal, 3)})
     RatingApplication.objects.create(game=game, changes=changes)
     return True
-
-
-@shared_task(acks_late=True)
-def apply_game_ratings(game_id: int) -> bool:
-    """Queued when a game finishes; running it twice changes nothing."""
-    return ratings_apply(game_id=game_id)
-
-
-#: A finished game without its application this long after finishing lost its task.
-RATING_GRACE = timedelta(minutes=2)
-
-
-@shared_task
-def apply_pending_ratings() -> int:
-    """Safety net run by beat: finished games whose on-commit rating task was lost."""
-    cutoff = timezone.now() - RATING_GRACE
-    pending = (Game.objects.filter(status=GameStatus.FINISHED, finished_at__lte=cutoff,
-                                   rating_application__isnull=True)
-               .order_by("finished_at").values_list("pk", flat=True)[:200])
-    return sum(ratings_apply(game_id=game_id) for game_id in pending)
-
-
-def schedule_after_finish(game: Game) -> None:
-    """Called by the one place that finishes a game: the rating task runs after commit."""
-    from config.celery import publish_after_commit
-
-    publish_after_commit(apply_game_ratings, game.pk)

@@ -9,7 +9,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
-from config.prepared_sql import rows_insert
 from games.models import DeadlineOutcome, DeadlineRecord, GameStatus, Seat
 
 #: Reliability is measured over this many most recent deadlines.
@@ -25,7 +24,7 @@ def deadline_records_write(seats: list[Seat], *, deadline_at: list[datetime], ou
                            now: datetime) -> None:
     """One record per seat (with its own deadline), in one statement: the deadline sweep writes
     a whole batch of timeouts at once. Bot seats without a player have no record."""
-    rows_insert([
+    DeadlineRecord.objects.bulk_create([
         DeadlineRecord(user_id=seat.user_id, game_id=seat.game_id, deadline_at=deadline,
                        outcome=outcome, recorded_at=now)
         for seat, deadline in zip(seats, deadline_at, strict=True) if seat.user_id is not None])

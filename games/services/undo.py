@@ -7,19 +7,33 @@ engine must say that the move itself revealed nothing (`Engine.reveals`). The mo
 log, marked with the sequence of the undo entry that took it back; the undo is a log entry of its
 own, so the version only ever increases. The state is rebuilt by replaying the log.
 
-The service (`games.services.game_move_undo`) locks the game and writes; this module only reads.
+`game_move_undo` locks the game and writes; the functions before it only read.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
+from datetime import datetime
 from typing import Any
 
+from django.db import transaction
 from django.utils.translation import gettext
 
 from games.engines.base import Engine, match_legal
-from games.exceptions import GameError
-from games.models import Action, ActionKind, ActionSource, Game
+from games.exceptions import GameError, GameNotRunning, NotAllowed, StaleVersion
+from games.live import bus
+from games.models import Action, ActionKind, ActionSource, Game, GameStatus
+from games.presentation.texts import took_back_texts
+from games.services.access import (
+    engine_for,
+    engine_guard,
+    locked_game,
+    now_or,
+    require_playable,
+    require_unrestricted,
+)
+from games.services.autoplay import after_change
+from games.services.steps import SubmitResult
 
 #: Moves a player made themselves (a queued move is theirs, made in advance); a bot's or a
 #: timeout's move is not theirs to take back.
@@ -123,3 +137,51 @@ def can_undo(engine: Engine, game: Game, seat_number: int | None) -> bool:
     except UndoRefused:
         return False
     return True
+
+
+def game_move_undo(*, game_id: int, user, expected_version: int | None,
+                   source: str = ActionSource.API, now: datetime | None = None) -> SubmitResult:
+    """A player takes back their last move (see `undo_target` for when that is allowed). The
+    move stays in the log, marked undone; an undo entry is appended, so the version increases;
+    the state is rebuilt from the log. The seat's clock runs on: an undo is not progress."""
+    now = now_or(now)
+    with transaction.atomic():
+        game = locked_game(game_id)
+        if game.status != GameStatus.ACTIVE:
+            raise GameNotRunning(gettext("This game is not running."))
+        seat = game.seats.filter(user=user).first()
+        if seat is None:
+            raise NotAllowed(gettext("You do not have a seat in this game."))
+        if seat.is_bot:
+            raise NotAllowed(gettext("A bot is playing your seat; take it back first."))
+        require_unrestricted(user)
+        if expected_version != game.version:
+            raise StaleVersion(
+                gettext("The game has moved on (version %(game_version)s, you sent "
+                        "%(expected_version)s). Reload and try again.")
+                    % {"game_version": game.version,
+                       "expected_version": expected_version}, details={"version": game.version})
+        engine = engine_for(game.engine)
+        with engine_guard(game, "undo", seat.number):
+            taken_back, before = undo_target(engine, game, seat.number)
+        target = taken_back[0]
+        game.version += 1
+        payload = {"undoes": target.sequence, **(
+            {"with_automatic": [entry.sequence for entry in taken_back[1:]]}
+            if len(taken_back) > 1 else {})}
+        public_text, actor_text = took_back_texts(seat.number, target)
+        record = Action.objects.create(
+            game=game, sequence=game.version, kind=ActionKind.UNDO, seat_number=seat.number,
+            payload=payload, source=source, actor=user,
+            **Action.stored_texts(public_text, actor_text, seat_number=seat.number,
+                                  payload=payload),
+        )
+        Action.objects.filter(pk__in=[entry.pk for entry in taken_back]).update(
+            undone_by=record.sequence)
+        bus.publish_game_after_commit(game.pk, game.version, record.pk)
+        game.state = before
+        require_playable(game, engine, "undo", seat.number)
+        after_change(game, engine, now, acted_seat=None, announce_turns=False)
+    return SubmitResult(game=game, outcome={"sequence": record.sequence, "version": game.version,
+                                            "undone": target.sequence},
+                        text=record.text_for(seat.number))

@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 from django.utils import timezone
 
-from games import services
+from games import services, tasks
 from games.engines.registry import get_engine
 from games.models import Game, GameStatus, Rating, RatingApplication
 from games.services import ratings
@@ -63,7 +63,7 @@ def play_game(strong, weak, number: int) -> Game:
     Game.objects.filter(pk=game.pk).update(
         state=state, status=GameStatus.FINISHED, result=engine.result(state),
         finished_at=timezone.now())
-    assert ratings.apply_game_ratings.delay(game.pk).get() is True
+    assert tasks.apply_game_ratings.delay(game.pk).get() is True
     return Game.objects.get(pk=game.pk)
 
 

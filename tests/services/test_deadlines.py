@@ -250,6 +250,19 @@ def test_a_batch_of_due_games_is_swept_in_the_same_few_statements_whatever_its_s
         assert services.game_replay_verify(game=game)
 
 
+def test_a_batch_whose_seats_are_no_longer_due_is_swept_without_writing_anything():
+    """A batch queued twice (the beat ran again before it was swept): the second sweep finds its
+    games' seats with deadlines ahead, and changes nothing rather than fail."""
+    games = _due_games(2)
+    game_ids = [game.pk for game in games]
+    with committed():
+        services.deadlines_sweep_games(game_ids=game_ids, now=T0 + HOUR)
+    versions = list(Game.objects.filter(pk__in=game_ids).values_list("version", flat=True))
+    report = services.deadlines_sweep_games(game_ids=game_ids, now=T0 + HOUR)
+    assert (report.games, report.timed_out_seats, report.faulty_games) == (0, 0, 0)
+    assert list(Game.objects.filter(pk__in=game_ids).values_list("version", flat=True)) == versions
+
+
 def test_a_bot_seat_past_its_deadline_is_left_to_the_bot_task_not_played_in_the_sweep():
     """A bot's seat is due only when its task was lost (the broker was down at commit): the
     sweep queues the bot task rather than thinking for the bot inside the batch."""
@@ -279,14 +292,14 @@ def test_a_bot_seat_past_its_deadline_is_left_to_the_bot_task_not_played_in_the_
 
 
 def test_the_batch_row_update_keeps_each_rows_own_values_and_json_types():
-    """The sweep's row update sets a value shared by every row directly and a CASE otherwise;
-    JSON values equal in Python but not in JSON (1, 1.0, true) stay apart."""
+    """The sweep's row update (bulk_update) keeps each row's own values; JSON values equal in
+    Python but not in JSON (1, 1.0, true) stay apart."""
     games = _due_games(3)
     for game, value in zip(games, (1, 1.0, True), strict=True):
         game.state = {"n": value}
         game.version = 7
         game.result = None
-    services._rows_update(Game, games, ["state", "version", "result"])
+    Game.objects.bulk_update(games, ["state", "version", "result"])
     stored = {game.pk: game for game in Game.objects.filter(pk__in=[g.pk for g in games])}
     assert [type(stored[game.pk].state["n"]) for game in games] == [int, float, bool]
     assert {stored[game.pk].version for game in games} == {7}

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from django.db import connection
 
-from games import services
+from games import services, tasks
 from games.engines.registry import get_engine
 from games.models import Game, GameStatus, Rating, RatingApplication
 from games.services import moderation, ratings
@@ -77,9 +77,9 @@ def test_a_finished_game_updates_each_players_rating_once_on_commit():
 def test_a_duplicated_task_changes_nothing():
     game, users = finished_game(2)
     before = {row.user_id: (row.mu, row.sigma, row.rated_games) for row in Rating.objects.all()}
-    assert ratings.apply_game_ratings.delay(game.pk).get() is False
-    assert ratings.apply_game_ratings(game.pk) is False
-    assert ratings.apply_pending_ratings() == 0
+    assert tasks.apply_game_ratings.delay(game.pk).get() is False
+    assert tasks.apply_game_ratings(game.pk) is False
+    assert tasks.apply_pending_ratings() == 0
     after = {row.user_id: (row.mu, row.sigma, row.rated_games) for row in Rating.objects.all()}
     assert after == before and RatingApplication.objects.filter(game=game).count() == 1
 
@@ -153,7 +153,7 @@ def test_unrated_and_aborted_games_change_no_rating():
     with committed():
         moderation.game_abort(game=game, moderator=moderator, reason="stalled")
     assert ratings.ratings_apply(game_id=game.pk) is False
-    assert ratings.apply_pending_ratings() == 0
+    assert tasks.apply_pending_ratings() == 0
     assert not Rating.objects.exists() and not RatingApplication.objects.filter(game=game).exists()
 
 
@@ -193,6 +193,6 @@ def test_the_safety_net_applies_a_game_whose_task_was_lost():
     game, by_seat = finish_with({"scores": [2, 1], "winners": [0], "breakdown": [{}] * 2},
                                 players=2)
     Game.objects.filter(pk=game.pk).update(finished_at=timezone.now() - timedelta(minutes=5))
-    assert ratings.apply_pending_ratings() == 1
-    assert ratings.apply_pending_ratings() == 0
+    assert tasks.apply_pending_ratings() == 1
+    assert tasks.apply_pending_ratings() == 0
     assert rating(by_seat[0]).ordinal > rating(by_seat[1]).ordinal

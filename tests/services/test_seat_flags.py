@@ -1,4 +1,4 @@
-"""The flags read with a game's seats (games.services._SEAT_FLAGS) agree with the models' own
+"""The flags read with a game's seats (games.services.access.seats_of) agree with the models' own
 rules: a player held by a suspension or ban, a vacation that can touch a seat's clock."""
 
 from __future__ import annotations
@@ -8,8 +8,8 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from accounts.models import Sanction, SanctionKind, Vacation, active_restriction
-from games import services
 from games.models import Seat
+from games.services.access import seats_of
 from tests.factories import UserFactory, started_game
 
 pytestmark = pytest.mark.django_db
@@ -39,7 +39,7 @@ def test_the_restricted_flag_is_the_models_restriction(now):
             Sanction.objects.create(user=user, kind=kind, reason="test", created_by=moderator,
                                     ends_at=None if ends is None else T0 + ends,
                                     lifted_at=None if lifted is None else T0 + lifted)
-    flags = {seat.user_id: seat.restricted for seat in services._seats_of(game, now)}
+    flags = {seat.user_id: seat.restricted for seat in seats_of(game, now)}
     expected = {user.pk: active_restriction(user, now) is not None for user in users}
     assert flags == expected
     assert sum(expected.values()) == (2 if now == T0 else 1)
@@ -56,7 +56,7 @@ def test_only_vacations_that_can_touch_a_clock_are_flagged():
     for user, span in zip(users, spans, strict=True):
         if span is not None:
             Vacation.objects.create(user=user, starts_at=span[0], ends_at=span[1])
-    flags = {seat.user_id: seat.vacation_matters for seat in services._seats_of(game, now)}
+    flags = {seat.user_id: seat.vacation_matters for seat in seats_of(game, now)}
     expected = {user.pk: span is not None and span[1] > (turn_started[user.pk] or now)
                 for user, span in zip(users, spans, strict=True)}
     assert flags == expected

@@ -9,9 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from games import services
+from games import services, tasks
 from games.models import Game, GameStatus, Rating, RatingApplication
-from games.services import ratings
 from tests.conftest import wait_for
 from tests.engines.toy import toy_engine
 from tests.factories import open_game
@@ -40,7 +39,7 @@ def test_a_real_worker_rates_a_finished_game_once(worker_queue):
                                     expected_version=game.version)
     assert Game.objects.get(pk=game.pk).status == GameStatus.FINISHED
     # A duplicate, as a redelivery would bring.
-    ratings.apply_game_ratings.delay(game.pk)
+    tasks.apply_game_ratings.delay(game.pk)
     assert wait_for(lambda: RatingApplication.objects.filter(game=game).exists()), \
         "the worker did not rate the game"
     log = worker_queue["log"]

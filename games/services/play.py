@@ -1,0 +1,373 @@
+"""Playing: a player's move, a move made for a seat (bot, timeout, moderator), the system step
+resolved, the bots' moves, and the checks that a stored game replays and can continue."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import time
+from datetime import datetime
+from typing import Any
+
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext
+
+from games.engines import bots
+from games.engines.base import Engine, IllegalAction, canonical_action, match_legal
+from games.exceptions import (
+    GameNotRunning,
+    IdempotencyKeyReused,
+    IllegalMove,
+    NotAllowed,
+    StaleVersion,
+)
+from games.live.events import game_event
+from games.models import (
+    ActionKind,
+    ActionSource,
+    DeadlineOutcome,
+    Game,
+    GameStatus,
+    IdempotencyRecord,
+    Seat,
+)
+from games.presentation.texts import reason_text
+from games.services.access import (
+    engine_for,
+    engine_guard,
+    locked_game,
+    now_or,
+    playability_problem,
+    require_playable,
+    require_unrestricted,
+    seats_of,
+)
+from games.services.autoplay import after_change
+from games.services.reliability import deadline_record
+from games.services.steps import (
+    SubmitResult,
+    append_action,
+    resolve_chance_steps,
+    resolve_once,
+)
+from games.services.undo import state_at
+
+
+def _own_entry_text(game: Game, sequence: int | None) -> dict[str, Any] | None:
+    """A log entry's text as the seat that made it reads it."""
+    entry = game.actions.filter(sequence=sequence).first() if sequence else None
+    return None if entry is None else entry.text_for(entry.seat_number)
+
+
+def _fingerprint(action: Any, expected_version: int | None) -> str:
+    body = json.dumps({"action": action, "version": expected_version}, sort_keys=True)
+    return hashlib.sha256(body.encode()).hexdigest()
+
+
+def _refusal_reason(engine: Engine, state: dict, seat: int, action: Any,
+                    mismatch: IllegalAction) -> IllegalAction:
+    """The engine's own refusal of `action` (its words name the card, the cost…); the generic
+    mismatch when the engine has none or fails on the odd input."""
+    try:
+        engine.apply(state, seat, action)
+    except IllegalAction as error:
+        return error
+    except Exception:
+        pass  # odd input must never turn a refusal into a crash
+    return mismatch
+
+
+def apply_move(
+    game: Game,
+    *,
+    seat_number: int,
+    action: Any,
+    source: str,
+    actor,
+    now: datetime,
+    seats: list[Seat] | None = None,
+) -> SubmitResult:
+    """Applies one seat's move to a locked, running game; returns the outcome summary and the
+    move's text as its player reads it.
+    `seats`: the game's seats if the caller read them in this transaction already."""
+    engine = engine_for(game.engine)
+    state_before = game.state
+    with engine_guard(game, "move", seat_number, action):
+        legal = engine.legal_actions(state_before, seat_number)
+        if not legal:
+            raise IllegalMove(gettext("It is not your turn."))
+        try:
+            # The one legality check of every entrance: the move must be a listed legal action
+            # as canonical JSON (3, 3.0 and true differ). The listed action is what is applied
+            # and logged, so no value made by a client reaches the state.
+            listed = match_legal(action, legal)
+        except IllegalAction as error:
+            refusal = _refusal_reason(engine, state_before, seat_number, action, error)
+            # An engine's refusal in the active language: its text rendered there.
+            raise IllegalMove(reason_text(game.engine, refusal),
+                              details={"action": action}) from None
+        try:
+            game.state = engine.apply(state_before, seat_number, listed)
+        except IllegalAction as error:
+            raise IllegalMove(reason_text(game.engine, error),
+                              details={"action": action}) from None
+        record = append_action(
+            game,
+            engine,
+            kind=ActionKind.MOVE,
+            seat_number=seat_number,
+            payload=listed,
+            source=source,
+            actor=actor,
+            state_before=state_before,
+        )
+    require_playable(game, engine, "move", seat_number, listed)
+    seats = seats_of(game, now) if seats is None else seats
+    player_acted = source in (ActionSource.WEB, ActionSource.API, ActionSource.EMAIL)
+    if player_acted:
+        for seat in seats:
+            if seat.number == seat_number and seat.timeout_count > 0:
+                seat.timeout_count = 0
+                seat.save(update_fields=["timeout_count"])
+    resolve_chance_steps(game, engine)
+    after_change(game, engine, now, acted_seat=seat_number, player_acted=player_acted,
+                 seats=seats)
+    # Enough for a client to go on without reading the game again (the API's default answer).
+    return SubmitResult(game=game, outcome={
+        "sequence": record.sequence,
+        "version": game.version,
+        "status": game.status,
+        "awaiting_seats": [seat.number for seat in seats if seat.deadline_at is not None],
+    }, text=record.text_for(seat_number))
+
+
+def game_action_submit(
+    *,
+    game_id: int,
+    user,
+    action: Any,
+    expected_version: int | None,
+    idempotency_key: str | None = None,
+    source: str = ActionSource.API,
+    seat_number: int | None = None,
+    now: datetime | None = None,
+) -> SubmitResult:
+    """A player's move. Locks the game, repeats the first result for a known Idempotency-Key,
+    checks the version (StaleVersion), the seat and legality (IllegalMove), applies, logs."""
+    now = now_or(now)
+    with transaction.atomic():
+        game = locked_game(game_id)
+        if idempotency_key:
+            record = IdempotencyRecord.objects.filter(user=user, key=idempotency_key).first()
+            if record is not None:
+                if (
+                    record.game_id != game.pk
+                    or record.request_fingerprint != _fingerprint(action, expected_version)
+                ):
+                    raise IdempotencyKeyReused(
+                        gettext("This Idempotency-Key was already used for a different request.")
+                    )
+                return SubmitResult(game=game, outcome=record.response, replayed=True,
+                                    text=_own_entry_text(game, record.response.get("sequence")))
+        if game.status != GameStatus.ACTIVE:
+            raise GameNotRunning(
+                gettext("This game is over.") if game.status == GameStatus.FINISHED
+                else gettext("This game is not running.")
+            )
+        seats = seats_of(game, now)
+        seat = next((seat for seat in seats if seat.user_id == user.pk), None)
+        if seat is None:
+            raise NotAllowed(gettext("You do not have a seat in this game."))
+        if seat_number is not None and seat_number != seat.number:
+            raise NotAllowed(
+                gettext(
+                    "You sit in seat %(seat_number)s; you cannot act for seat %(seat_number_2)s.")
+                    % {"seat_number": seat.number, "seat_number_2": seat_number}
+            )
+        if seat.is_bot:
+            raise NotAllowed(gettext("A bot is playing your seat; take it back first."))
+        if seat.restricted:
+            require_unrestricted(user)
+        had_deadline = seat.deadline_at
+        if expected_version is None:
+            raise StaleVersion(gettext("Send the game version you saw."),
+                               details={"version": game.version})
+        if expected_version != game.version and not _own_decision_unchanged(
+                game, seat.number, expected_version):
+            raise StaleVersion(
+                gettext("The game has moved on (version %(game_version)s, you sent "
+                        "%(expected_version)s). Reload and try again.")
+                    % {"game_version": game.version, "expected_version": expected_version},
+                details={"version": game.version},
+            )
+        result = apply_move(game, seat_number=seat.number, action=action, source=source,
+                            actor=user, now=now, seats=seats)
+        if had_deadline is not None:
+            deadline_record(
+                seat, deadline_at=had_deadline, now=now,
+                outcome=DeadlineOutcome.MET if now <= had_deadline else DeadlineOutcome.LATE)
+        if idempotency_key:
+            IdempotencyRecord.objects.create(
+                user=user,
+                key=idempotency_key,
+                game=game,
+                request_fingerprint=_fingerprint(action, expected_version),
+                response=result.outcome,
+            )
+    return result
+
+
+def _own_decision_unchanged(game: Game, seat_number: int, expected_version: int) -> bool:
+    """Seat-scoped staleness (Move contract v2): a move sent at an older version still stands
+    when only other seats moved since and this seat's legal actions are exactly the ones it saw
+    then. Typical of simultaneous turns: others' secret picks change the version, not my
+    decision. A resolution, my own earlier move or any change to my choices makes it stale."""
+    if not 0 <= expected_version < game.version:
+        return False
+    since = game.actions.filter(sequence__gt=expected_version)
+    if since.exclude(kind=ActionKind.MOVE).exists() or since.filter(
+            seat_number=seat_number).exists():
+        return False
+    engine = engine_for(game.engine)
+    then = state_at(engine, game, expected_version)
+    with engine_guard(game, "staleness check", seat_number):
+        return ([canonical_action(a) for a in engine.legal_actions(then, seat_number)]
+                == [canonical_action(a) for a in engine.legal_actions(game.state, seat_number)])
+
+
+def game_seat_move_apply(
+    *,
+    game_id: int,
+    seat_number: int,
+    action: Any,
+    source: str,
+    expected_version: int,
+    actor=None,
+    now: datetime | None = None,
+) -> SubmitResult | None:
+    """A move made for a seat by the system (bot, timeout, moderator). Returns None when the game
+    moved on since the caller looked (another worker got there first): nothing is applied twice."""
+    now = now_or(now)
+    with transaction.atomic():
+        game = locked_game(game_id)
+        if game.status != GameStatus.ACTIVE or game.version != expected_version:
+            return None
+        return apply_move(
+            game, seat_number=seat_number, action=action, source=source, actor=actor, now=now
+        )
+
+
+def game_resolve(*, game_id: int, expected_version: int | None = None) -> bool:
+    """Runs the engine's due system step (e.g. reveals all secret picks). Idempotent: returns
+    False and changes nothing when nothing is due or the game has moved past `expected_version`."""
+    now = timezone.now()
+    with transaction.atomic():
+        game = locked_game(game_id)
+        if game.status != GameStatus.ACTIVE:
+            return False
+        if expected_version is not None and game.version != expected_version:
+            return False
+        engine = engine_for(game.engine)
+        if not resolve_once(game, engine):
+            if game.needs_resolution:
+                game.needs_resolution = False
+                game.save(update_fields=["needs_resolution", "updated_at"])
+            return False
+        after_change(game, engine, now, acted_seat=None)
+    return True
+
+
+def game_event_announce(*, game_id: int, kind: str, seats: list[int]) -> None:
+    """Tells receivers (notifications) about a committed move's event, with the game locked so
+    that what they write to seats (turn_notified_at) is ordered with the game's own changes.
+    A "turn" is told only to seats still awaited: one that already moved needs no reminder."""
+    with transaction.atomic():
+        if not list(Game.objects.select_for_update().filter(pk=game_id).values_list("pk")):
+            return
+        if kind == "turn":
+            awaited = set(Seat.objects.filter(game_id=game_id, deadline_at__isnull=False)
+                          .values_list("number", flat=True))
+            seats = [number for number in seats if number in awaited]
+            if not seats:
+                return
+        game_event.send(sender=Game, game_id=game_id, kind=kind, seats=seats)
+
+
+#: One bot-moves task plays for at most this long, well inside CELERY_TASK_SOFT_TIME_LIMIT.
+BOT_MOVES_BATCH_SECONDS = 60
+
+
+def _bot_move(engine: Engine, game: Game, seat: Seat) -> dict:
+    """The move of the bot playing `seat`, at the seat's level (the search bot sees only what
+    the seat sees and stops within BOT_SEARCH_MAX_SECONDS of CPU). Runs in Celery tasks only."""
+    return bots.bot_move(engine, game.state, seat.number, seat.bot_level,
+                         rollouts=settings.BOT_SEARCH_ROLLOUTS,
+                         max_seconds=settings.BOT_SEARCH_MAX_SECONDS)
+
+
+def game_bot_moves_play(*, game_id: int, expected_version: int, limit: int = 500) -> int:
+    """Plays every pending bot move, one transaction each; stops at a human's turn, or after
+    BOT_MOVES_BATCH_SECONDS (search bots think up to seconds a move): each move committed has
+    queued the task that carries on from its version."""
+    played = 0
+    version = expected_version
+    stop_at = time.monotonic() + BOT_MOVES_BATCH_SECONDS
+    while played < limit and not (played and time.monotonic() > stop_at):
+        game = Game.objects.filter(pk=game_id).first()
+        if game is None or game.status != GameStatus.ACTIVE or game.version != version:
+            break
+        if game.needs_resolution:
+            if not game_resolve(game_id=game_id, expected_version=version):
+                break
+            version += 1
+            played += 1
+            continue
+        engine = engine_for(game.engine)
+        active = set(engine.active_seats(game.state))
+        bot_seat = game.seats.filter(is_bot=True, number__in=active).order_by("number").first()
+        if bot_seat is None:
+            break
+        with engine_guard(game, "bot_action", bot_seat.number):
+            action = _bot_move(engine, game, bot_seat)
+        result = game_seat_move_apply(
+            game_id=game_id,
+            seat_number=bot_seat.number,
+            action=action,
+            source=ActionSource.BOT,
+            expected_version=version,
+        )
+        if result is None:
+            break
+        version = result.game.version
+        played += 1
+    return played
+
+
+def game_replay_verify(*, game: Game) -> bool:
+    """Rebuilds the state from the log and compares it with the stored state."""
+    if game.state is None:
+        return True
+    return state_at(engine_for(game.engine), game) == game.state
+
+
+def game_health_problem(*, game: Game) -> str | None:
+    """Why a stored game is unsound, or None: its log must replay to its stored state (with the
+    same JSON types: 1.0 is not 1) and that state must be able to continue."""
+    if game.state is None:
+        return None
+    engine = engine_for(game.engine)
+    try:
+        replayed = state_at(engine, game)
+    except Exception as error:  # a log entry the engine now refuses, or an engine crash
+        return f"the log does not replay: {type(error).__name__}: {error}"
+    if json.dumps(replayed, sort_keys=True) != json.dumps(game.state, sort_keys=True):
+        return "the log replays to a different state than the stored one"
+    if game.status != GameStatus.ACTIVE:
+        return None
+    try:
+        problem = playability_problem(engine, game.state)
+    except Exception as error:
+        return f"the engine fails on the stored state: {type(error).__name__}: {error}"
+    return f"the game cannot continue: {problem}" if problem else None
