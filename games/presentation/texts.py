@@ -114,20 +114,27 @@ def view_texts(engine_slug: str, view: Any, *, language: str | None = None,
     language = language or translation.get_language() or "en"
     names_key = tuple(sorted(names.items())) if names else ()
     kept = caches[TEXTS]
+    prefix = repr((engine_slug, language, names_key))
+    # A text repeated within this view is looked up once.
+    within: dict[str, str] = {}
     read = None
 
     def rendered(value: Any) -> Any:
         nonlocal read
         if isinstance(value, dict):
             if "k" in value and is_text(value, catalog):
-                key = hashlib.blake2b(repr((engine_slug, language, names_key, value)).encode(),
-                                      digest_size=20).hexdigest()
+                said = repr(value)
+                text = within.get(said)
+                if text is not None:
+                    return text
+                key = hashlib.blake2b(f"{prefix}{said}".encode(), digest_size=20).hexdigest()
                 text = kept.get(key)
                 if text is None:
                     if read is None:
                         read = _renderer(engine_slug, language, names)
                     text = read(value)
                     kept.set(key, text)
+                within[said] = text
                 return text
             # Numbers and strings, most of a view, are kept without a call each.
             return {key: rendered(item) if isinstance(item, _NESTED) else item
