@@ -180,6 +180,12 @@ if REDIS_URL:
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
                           "LOCATION": str(DATA_DIR / "cache")}}
+#: Per process, least recently used dropped first: games' rendered views (games.selectors.views)
+#: and the texts within them (games.presentation.texts); both never go stale by themselves.
+CACHES["views"] = {"BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+                   "LOCATION": "views", "TIMEOUT": None, "OPTIONS": {"MAX_ENTRIES": 256}}
+CACHES["texts"] = {"BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+                   "LOCATION": "texts", "TIMEOUT": None, "OPTIONS": {"MAX_ENTRIES": 20_000}}
 #: Live events (games/bus.py): Redis pub/sub channels ignore database numbers, so every channel
 #: name starts with this prefix; give each deployment sharing a Redis server its own.
 EVENTS_CHANNEL_PREFIX = env.str("EVENTS_CHANNEL_PREFIX", default="turnpost")

@@ -137,10 +137,11 @@ def _isolated_data(request, tmp_path):
     settings.EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
     # Password hashing is deliberately slow; tests only need it to work.
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-    from django.core.cache import cache
+    from django.core.cache import caches
     from django.utils import translation
 
-    cache.clear()
+    for each in caches.all():  # the per-process ones (rendered views, texts) too
+        each.clear()
     yield
     # A request leaves the language it was read in active in this thread (LocaleMiddleware does
     # not undo it): the next test starts in the default language, whatever the order.

@@ -22,7 +22,7 @@ from django.utils.http import parse_etags
 
 from games.engines.registry import get_engine
 from games.presentation.texts import reader_language
-from games.selectors import GameStamp
+from games.selectors.stamps import GameStamp
 
 #: Raise it with a release that changes what a game's answers say without changing a game (their
 #: shape, a translation catalog, a migration that rewrites log texts), so that no client keeps

@@ -130,24 +130,25 @@ def event_stream(events: AsyncIterator[str]) -> StreamingHttpResponse:
 
 
 def _game_start(game_id: int, user) -> dict:
-    """What the stream needs before it starts: the viewer's seat and the snapshot. Refused
-    exactly as the game page and the API refuse (a game the user may not see is not found)."""
+    """What the stream needs before it starts: the viewer's seat and the snapshot, read in one
+    snapshot of the database (version, awaited seats and view of one version). Refused exactly
+    as the game page and the API refuse (a game the user may not see is not found)."""
     from games import selectors
-    from games.models import Game
 
-    game = Game.objects.prefetch_related("seats").filter(pk=game_id).first()
-    if game is None or not selectors.can_view(game, user):
-        raise StreamRefused(404, "not_found", gettext("There is no such game."))
-    seat = selectors.viewer_seat_number(game, user)
-    return {
-        "seat": seat,
-        "snapshot": {
-            "game": game.pk, "version": game.version, "status": game.status,
-            "awaiting": selectors.awaiting_seats(game), "seat": seat,
-            "seats_taken": len(game.seats.all()),
-            "view": selectors.game_view_for(game, user),
-        },
-    }
+    with selectors.snapshot():
+        game = selectors.game_with_seats(game_id)
+        access = selectors.game_access(user, game) if game is not None else None
+        if access is None or not access.may_view:
+            raise StreamRefused(404, "not_found", gettext("There is no such game."))
+        return {
+            "seat": access.seat_number,
+            "snapshot": {
+                "game": game.pk, "version": game.version, "status": game.status,
+                "awaiting": selectors.awaiting_seats(game), "seat": access.seat_number,
+                "seats_taken": len(game.seats.all()),
+                "view": selectors.game_view_for(game, user),
+            },
+        }
 
 
 def _change(facts: live.GameFacts, entry: live.LogEntry | None, seat: int | None) -> dict:

@@ -138,15 +138,16 @@ class GameViewSet(GamePlayersMixin, mixins.ListModelMixin, mixins.RetrieveModelM
 
     def get_object(self):
         game = selectors.game_with_seats(int(self.kwargs["pk"]))
-        if game is None or not selectors.can_view(game, self.request.user):
+        if game is None or not selectors.game_access(self.request.user, game).may_view:
             raise NotFound(gettext("There is no such game."))
         return game
 
     def _validator(self, request, answer: str):
         """The ETag of this game's `answer` for the caller, and the 304 when they hold it
         already, from the game's stamp alone (one query; neither the state nor the engine).
-        The stamp is read before the game itself, so a change in between makes the body newer
-        than its tag, never older: the next request then gets a 200, not a stale 304."""
+        The stamp is one statement, so one version; read before the body's snapshot, it is
+        never newer than the body: a change in between costs the next request a 200, never a
+        stale 304. (Reading it again inside the snapshot would be a query more on every 200.)"""
         stamp = selectors.game_stamp(game_id=int(self.kwargs["pk"]))
         if stamp is None:
             return None, None, None  # no such game: the full path answers 404
@@ -156,8 +157,13 @@ class GameViewSet(GamePlayersMixin, mixins.ListModelMixin, mixins.RetrieveModelM
         return stamp, etag, etags.not_modified(request, etag)
 
     def _detail(self, game, code=status.HTTP_200_OK):
-        game = selectors.game_list().get(pk=game.pk)
-        return Response(GameDetailSerializer(game, context={"request": self.request}).data, code)
+        return Response(self._shown(game.pk), code)
+
+    def _shown(self, game_id: int) -> dict:
+        """The game as GET answers it, read in one snapshot (after a change: as it is now)."""
+        with selectors.snapshot():
+            game = selectors.game_with_seats(game_id)
+            return GameDetailSerializer(game, context={"request": self.request}).data
 
     @extend_schema(
         operation_id="list_games", tags=["games"], summary="List games (the lobby)",
@@ -188,14 +194,14 @@ class GameViewSet(GamePlayersMixin, mixins.ListModelMixin, mixins.RetrieveModelM
             if user.pk in stamp.notified:
                 services.seat_mark_seen(game_id=stamp.game_id, user=user)
             return unchanged
-        game = self.get_object()
-        seat = selectors.seat_of(game, user)
+        # The body from one snapshot (the seats' `away_until` are the vacations it shows);
+        # marking the turn seen writes, after it.
+        with selectors.snapshot():
+            game = self.get_object()
+            seat = selectors.game_access(user, game).seat
+            body = GameDetailSerializer(game, context={"request": request}).data
         if seat is not None and seat.turn_notified_at is not None:
             services.seat_mark_seen(game_id=game.pk, user=user)
-        context = {"request": request}
-        if stamp is not None:
-            context["vacations"] = stamp.vacations  # as the ETag saw them: one query less
-        body = GameDetailSerializer(game, context=context).data
         return etags.private(Response(body), etag)
 
     @extend_schema(
@@ -314,8 +320,9 @@ class GameViewSet(GamePlayersMixin, mixins.ListModelMixin, mixins.RetrieveModelM
             _, etag, unchanged = self._validator(request, "actions")
             if unchanged is not None:
                 return unchanged
-            listed = selectors.legal_actions_for(self.get_object(), request.user,
-                                                 language=reader_language(request))
+            with selectors.snapshot():
+                listed = selectors.legal_actions_for(self.get_object(), request.user,
+                                                     language=reader_language(request))
             return etags.private(Response(listed), etag)
         return self._submit(request, int(pk))
 
@@ -351,8 +358,7 @@ class GameViewSet(GamePlayersMixin, mixins.ListModelMixin, mixins.RetrieveModelM
                         awaiting_seats=selectors.awaiting_seats(result.game))
         headers = {}
         if wants_representation(request):
-            game = selectors.game_list().get(pk=game_id)
-            body["game"] = GameDetailSerializer(game, context={"request": request}).data
+            body["game"] = self._shown(game_id)
             headers["Preference-Applied"] = "return=representation"
         return Response(body, headers=headers)
 
@@ -410,16 +416,17 @@ class GameViewSet(GamePlayersMixin, mixins.ListModelMixin, mixins.RetrieveModelM
         _, etag, unchanged = self._validator(request, "log")
         if unchanged is not None:
             return unchanged
-        game = self.get_object()
-        entries = game.actions.order_by("sequence")
-        if since is not None:
-            entries = entries.filter(sequence__gt=int(since))
-        page = self.paginate_queryset(entries)
-        context = {"viewer_seat": selectors.viewer_seat_number(game, request.user),
-                   "engine": game.engine, "language": reader_language(request)}
-        return etags.private(self.get_paginated_response(
-            LogEntrySerializer(page, many=True, context=context).data
-        ), etag)
+        with selectors.snapshot():  # the page and its count from one version
+            game = self.get_object()
+            entries = game.actions.order_by("sequence")
+            if since is not None:
+                entries = entries.filter(sequence__gt=int(since))
+            page = self.paginate_queryset(entries)
+            context = {"viewer_seat": selectors.game_access(request.user, game).seat_number,
+                       "engine": game.engine, "language": reader_language(request)}
+            return etags.private(self.get_paginated_response(
+                LogEntrySerializer(page, many=True, context=context).data
+            ), etag)
 
     @extend_schema(
         operation_id="resign_game", tags=["moves"], summary="Resign a running game",
@@ -443,8 +450,10 @@ class GameViewSet(GamePlayersMixin, mixins.ListModelMixin, mixins.RetrieveModelM
     )
     @route(detail=True, methods=["get"], pagination_class=None)
     def export(self, request, pk=None):
-        game = self.get_object()
-        return Response(game_export(game, selectors.viewer_seat_number(game, request.user)))
+        with selectors.snapshot():
+            game = self.get_object()
+            return Response(game_export(game, selectors.game_access(request.user, game)
+                                        .seat_number))
 
 class MyGamesView(generics.ListAPIView):
     """The caller's games, their turn first, then by the nearest deadline."""

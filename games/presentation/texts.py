@@ -9,11 +9,13 @@ unless one is given. English is the engines' own text."""
 from __future__ import annotations
 
 import gettext
+import hashlib
 from collections.abc import Callable, Mapping
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from django.core.cache import caches
 from django.utils import translation
 
 from games.engines.registry import UnknownEngine, get_engine
@@ -93,11 +95,11 @@ def is_text(value: Any, catalog: Catalog) -> bool:
             and (key in catalog.messages or key in SHARED_MESSAGES))
 
 
-#: Texts of views already rendered, by engine, language, players' names and text: views repeat
-#: the same texts within one view and from one request to the next (card names, cell labels,
-#: tile effects), and a text reads the same for as long as the process runs.
-_RENDERED: dict[tuple[str, str, tuple[tuple[int, str], ...], str], str] = {}
-RENDERED_TEXTS_KEPT = 20_000
+#: Texts of views already rendered, by engine, language, players' names and text, kept per
+#: process (CACHES["texts"]: LRU, cleared between tests): views repeat the same texts within one
+#: view and from one request to the next (card names, cell labels, tile effects), and a text
+#: reads the same for as long as the process runs.
+TEXTS = "texts"
 _NESTED = (dict, list)
 
 
@@ -111,21 +113,28 @@ def view_texts(engine_slug: str, view: Any, *, language: str | None = None,
         return view
     language = language or translation.get_language() or "en"
     names_key = tuple(sorted(names.items())) if names else ()
+    kept = caches[TEXTS]
+    prefix = repr((engine_slug, language, names_key))
+    # A text repeated within this view is looked up once.
+    within: dict[str, str] = {}
     read = None
 
     def rendered(value: Any) -> Any:
         nonlocal read
         if isinstance(value, dict):
             if "k" in value and is_text(value, catalog):
-                key = (engine_slug, language, names_key, repr(value))
-                text = _RENDERED.get(key)
+                said = repr(value)
+                text = within.get(said)
+                if text is not None:
+                    return text
+                key = hashlib.blake2b(f"{prefix}{said}".encode(), digest_size=20).hexdigest()
+                text = kept.get(key)
                 if text is None:
                     if read is None:
                         read = _renderer(engine_slug, language, names)
                     text = read(value)
-                    if len(_RENDERED) >= RENDERED_TEXTS_KEPT:
-                        _RENDERED.clear()
-                    _RENDERED[key] = text
+                    kept.set(key, text)
+                within[said] = text
                 return text
             # Numbers and strings, most of a view, are kept without a call each.
             return {key: rendered(item) if isinstance(item, _NESTED) else item

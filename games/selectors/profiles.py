@@ -8,9 +8,9 @@ from dataclasses import dataclass, field
 
 from django.db.models import QuerySet
 
-from games import selectors
 from games.models import Game, GameStatus, Seat
 from games.presentation import titles
+from games.selectors.lists import game_list
 from games.services import ratings, reliability
 
 
@@ -88,14 +88,14 @@ def head_to_head(user, viewer) -> HeadToHead | None:
 
 def current_games(user, viewer) -> QuerySet[Game]:
     """The player's open and running games that the viewer may see."""
-    return (selectors.game_list(user=viewer)
+    return (game_list(user=viewer)
             .filter(seats__user=user, status__in=[GameStatus.OPEN, GameStatus.ACTIVE])
             .order_by("-updated_at", "-id"))
 
 
 def finished_games(viewer, *, player=None, engine: str | None = None) -> QuerySet[Game]:
     """Finished games the viewer may see, newest first; of one player, of one engine."""
-    games = selectors.game_list(user=viewer, status=GameStatus.FINISHED)
+    games = game_list(user=viewer, status=GameStatus.FINISHED)
     if player is not None:
         games = games.filter(seats__user=player)
     if engine:

@@ -103,7 +103,7 @@ def _log_rows(entries, texts: list[str], history_suffix: str) -> list[str]:
 
 def _visible_game(request, game_id):
     game = selectors.game_with_seats(game_id)
-    if game is None or not selectors.can_view(game, request.user):
+    if game is None or not selectors.game_access(request.user, game).may_view:
         raise Http404(gettext("There is no such game."))
     return game
 
@@ -118,12 +118,22 @@ def _history_version(request, game) -> int | None:
 
 
 def game_detail(request, game_id):
-    game = _visible_game(request, game_id)
-    engine = get_engine(game.engine)
-    seat = selectors.seat_of(game, request.user)
-    viewer_seat = seat.number if seat else None
+    # The session is read (and a stale one dropped) before the read-only snapshot.
+    request.user.is_authenticated  # noqa: B018
+    # Everything the page shows (the game, its seats, its log and chat) from one version;
+    # marking the turn seen writes, after it.
+    with selectors.snapshot():
+        game, seat, response = _game_page(request, game_id)
     if seat is not None and seat.turn_notified_at is not None:
         services.seat_mark_seen(game_id=game.pk, user=request.user)
+    return response
+
+
+def _game_page(request, game_id):
+    game = _visible_game(request, game_id)
+    engine = get_engine(game.engine)
+    seat = selectors.game_access(request.user, game).seat
+    viewer_seat = seat.number if seat else None
     names = seat_names(game)
     seats = list(game.seats.all())
     at = _history_version(request, game)
@@ -185,7 +195,7 @@ def game_detail(request, game_id):
         "board_template": board_template,
     }
     context.update(autoplay_views.page_context(game, seat))
-    return render(request, "games/detail.html", context)
+    return game, seat, render(request, "games/detail.html", context)
 
 
 def _pick_text(shown, names) -> str:
@@ -242,10 +252,12 @@ def _preview_of(game, engine, viewer_seat, legal_actions, index, names,
 
 def game_preview(request, game_id):
     """The confirm panel of one choice, fetched by the page's script when a choice is tapped."""
-    game = _visible_game(request, game_id)
-    legal = selectors.legal_actions_for(game, request.user)
+    request.user.is_authenticated  # noqa: B018 (as in game_detail)
+    with selectors.snapshot():
+        game = _visible_game(request, game_id)
+        legal = selectors.legal_actions_for(game, request.user)
     index, version = request.GET.get("index", ""), request.GET.get("version", "")
-    seat = selectors.seat_of(game, request.user)
+    seat = selectors.game_access(request.user, game).seat
     preview = None
     if index.isdigit() and version == str(game.version) and seat is not None:
         preview = _preview_of(game, get_engine(game.engine), seat.number, legal, int(index),
@@ -255,8 +267,8 @@ def game_preview(request, game_id):
 
 
 def game_version(request, game_id):
-    """What the game page polls to know when to refresh itself: cheap and free of secrets. Two
-    small reads (never the state); the full visibility check only for a private game the
+    """What the game page polls to know when to refresh itself: cheap and free of secrets. One
+    small read (never the state); the full visibility check only for a private game the
     caller has no seat in."""
     found = selectors.game_version_and_seats(game_id)
     if found is None:
