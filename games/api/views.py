@@ -145,9 +145,8 @@ class GameViewSet(GamePlayersMixin, mixins.ListModelMixin, mixins.RetrieveModelM
     def _validator(self, request, answer: str):
         """The ETag of this game's `answer` for the caller, and the 304 when they hold it
         already, from the game's stamp alone (one query; neither the state nor the engine).
-        The stamp is one statement, so one version; read before the body's snapshot, it is
-        never newer than the body: a change in between costs the next request a 200, never a
-        stale 304. (Reading it again inside the snapshot would be a query more on every 200.)"""
+        The stamp is one statement, so one version; a body read after it in a snapshot gets its
+        tag through `_body_etag`."""
         stamp = selectors.game_stamp(game_id=int(self.kwargs["pk"]))
         if stamp is None:
             return None, None, None  # no such game: the full path answers 404
@@ -155,6 +154,14 @@ class GameViewSet(GamePlayersMixin, mixins.ListModelMixin, mixins.RetrieveModelM
         if not stamp.shown_without_invitation(request.user):
             return stamp, etag, None  # perhaps an invitee: the full path checks, no 304 here
         return stamp, etag, etags.not_modified(request, etag)
+
+    def _body_etag(self, request, answer: str, stamp, etag, game):
+        """The ETag for a body read inside a snapshot: when a move committed between the stamp
+        and the snapshot, the stamp is read again inside the snapshot, so that a tag never
+        names another version than its body (a query more, on that race alone)."""
+        if stamp is None or stamp.version == game.version:
+            return etag
+        return etags.game_etag(request, selectors.game_stamp(game_id=game.pk), answer=answer)
 
     def _detail(self, game, code=status.HTTP_200_OK):
         return Response(self._shown(game.pk), code)
@@ -200,6 +207,7 @@ class GameViewSet(GamePlayersMixin, mixins.ListModelMixin, mixins.RetrieveModelM
             game = self.get_object()
             seat = selectors.game_access(user, game).seat
             body = GameDetailSerializer(game, context={"request": request}).data
+            etag = self._body_etag(request, "game", stamp, etag, game)
         if seat is not None and seat.turn_notified_at is not None:
             services.seat_mark_seen(game_id=game.pk, user=user)
         return etags.private(Response(body), etag)
@@ -317,12 +325,14 @@ class GameViewSet(GamePlayersMixin, mixins.ListModelMixin, mixins.RetrieveModelM
     @route(detail=True, methods=["get", "post"], pagination_class=None)
     def actions(self, request, pk=None):
         if request.method == "GET":
-            _, etag, unchanged = self._validator(request, "actions")
+            stamp, etag, unchanged = self._validator(request, "actions")
             if unchanged is not None:
                 return unchanged
             with selectors.snapshot():
-                listed = selectors.legal_actions_for(self.get_object(), request.user,
+                game = self.get_object()
+                listed = selectors.legal_actions_for(game, request.user,
                                                      language=reader_language(request))
+                etag = self._body_etag(request, "actions", stamp, etag, game)
             return etags.private(Response(listed), etag)
         return self._submit(request, int(pk))
 
@@ -413,11 +423,12 @@ class GameViewSet(GamePlayersMixin, mixins.ListModelMixin, mixins.RetrieveModelM
         if since is not None and (not since.isascii() or not since.isdigit() or len(since) > 12):
             self.get_object()  # 404 for a game the caller may not see, whatever else is wrong
             raise ValidationError({"since": gettext("Must be a sequence number (0 or more).")})
-        _, etag, unchanged = self._validator(request, "log")
+        stamp, etag, unchanged = self._validator(request, "log")
         if unchanged is not None:
             return unchanged
         with selectors.snapshot():  # the page and its count from one version
             game = self.get_object()
+            etag = self._body_etag(request, "log", stamp, etag, game)
             entries = game.actions.order_by("sequence")
             if since is not None:
                 entries = entries.filter(sequence__gt=int(since))

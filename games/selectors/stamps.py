@@ -39,6 +39,10 @@ class GameStamp:
     #: user id -> end of the vacation they are on now (as `vacations_now`).
     vacations: dict[int, Any]
 
+    @property
+    def version(self) -> int:
+        return self.values[0][STAMP_GAME_FIELDS.index("version")]
+
     def viewer_seat(self, user) -> int | None:
         return self.seated.get(user.pk) if user is not None and user.is_authenticated else None
 

@@ -67,21 +67,23 @@ def test_every_read_answers_from_one_version_while_turns_resolve():
     url = f"/api/v1/games/{game.pk}/"
 
     def read_detail():
-        body = detail.get(url).json()
-        return "detail", 0, body["version"], body["awaiting_seats"], body["view"]
+        response = detail.get(url)
+        body = response.json()
+        return ("detail", 0, body["version"], body["awaiting_seats"], body["view"],
+                response["ETag"])
 
     def read_actions():
-        return "actions", 1, None, None, actions.get(f"{url}actions/").json()
+        return "actions", 1, None, None, actions.get(f"{url}actions/").json(), None
 
     def read_snapshot():
         shown = _game_start(game.pk, users[2])["snapshot"]
-        return "snapshot", 2, shown["version"], shown["awaiting"], _plain(shown["view"])
+        return "snapshot", 2, shown["version"], shown["awaiting"], _plain(shown["view"]), None
 
     def read_page():
         # The only thread rendering templates: the test client's context is this page's own.
         context = page.get(f"/games/{game.pk}/").context
         awaited = [row["number"] for row in context["legend"] if row["state"] == "to act"]
-        return "page", 0, context["game"].version, awaited, _plain(context["view"])
+        return "page", 0, context["game"].version, awaited, _plain(context["view"]), None
 
     done = threading.Event()
     answers: dict[str, list] = {}
@@ -108,15 +110,22 @@ def test_every_read_answers_from_one_version_while_turns_resolve():
 
     legal = [_plain(engine.legal_actions(state, 1)) for state in states.values()]
     mixed = []
+    # An ETag names one version: the tag of one version on the body of another would reach a
+    # client that then holds a tag that another version's body also carries.
+    tagged: dict[str, set[int]] = {}
     for read, found in answers.items():
         assert found, f"{read} never answered"
-        for kind, seat, version, awaiting, shown in found:
+        for kind, seat, version, awaiting, shown, etag in found:
+            if etag is not None:
+                tagged.setdefault(etag, set()).add(version)
             if kind == "actions":
                 if [item["action"] for item in shown] not in legal:
                     mixed.append((kind, shown))
             elif (sorted(awaiting) != engine.active_seats(states[version])
                   or shown != view_of(version, seat)):
                 mixed.append((kind, version, awaiting))
+    mixed += [("etag", tag, sorted(versions)) for tag, versions in tagged.items()
+              if len(versions) > 1]
     total = sum(len(found) for found in answers.values())
     assert game.version > 2 * ROUNDS
     assert not mixed, f"{len(mixed)} of {total} answers mixed two versions: {mixed[:10]}"
