@@ -1,5 +1,5 @@
 """A move costs a fixed few statements, however many seats the game has: the game and its seats
-are read once (with the flags the move needs) and written without a statement per seat."""
+are read once (with the flags the move needs), and no other seat costs a statement of its own."""
 
 from __future__ import annotations
 
