@@ -23,7 +23,7 @@ def adopt_replayed_logs(apps, schema_editor) -> int:
     # runs only where Stone Age games exist, so a fresh database never imports them here.
     from games.engines.registry import get_engine
     from games.models import Game
-    from games.services.undo import state_at
+    from games.log.replay import state_at
 
     engine = get_engine("stone_age")
     adopted = 0

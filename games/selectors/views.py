@@ -13,6 +13,7 @@ from django.db import connections, router, transaction
 from django.utils import timezone, translation
 
 from games.engines.registry import get_engine
+from games.log.replay import state_at
 from games.models import Action, ChatMessage, Game, GameStatus
 from games.presentation.names import seat_names
 from games.presentation.texts import english_text, render_text, view_texts
@@ -168,8 +169,6 @@ def legal_actions_at_version(game: Game, user, version: int) -> list[dict[str, A
     """The user's legal actions (as `legal_actions_for`) as they were when the game stood at
     `version`, rebuilt from the log; None when that version is unknown. Play by email uses it to
     tell whether a reply to an older email still means the same move."""
-    from games.services.undo import state_at
-
     seat = game_access(user, game).seat
     if seat is None or seat.number is None or not 0 <= version <= game.version:
         return None

@@ -24,6 +24,7 @@ from games.exceptions import (
     StaleVersion,
 )
 from games.live.events import game_event
+from games.log.replay import state_at
 from games.models import (
     ActionKind,
     ActionSource,
@@ -52,7 +53,6 @@ from games.services.steps import (
     resolve_chance_steps,
     resolve_once,
 )
-from games.services.undo import state_at
 
 
 def _own_entry_text(game: Game, sequence: int | None) -> dict[str, Any] | None:

@@ -12,7 +12,6 @@ own, so the version only ever increases. The state is rebuilt by replaying the l
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from datetime import datetime
 from typing import Any
 
@@ -22,6 +21,7 @@ from django.utils.translation import gettext
 from games.engines.base import Engine, match_legal
 from games.exceptions import GameError, GameNotRunning, NotAllowed, StaleVersion
 from games.live import bus
+from games.log.replay import state_at
 from games.models import Action, ActionKind, ActionSource, Game, GameStatus
 from games.presentation.texts import took_back_texts
 from games.services.access import (
@@ -48,42 +48,6 @@ class UndoRefused(GameError):
 
     code = "undo_refused"
     status = 409
-
-
-def counts_at(entry: Action, version: int | None) -> bool:
-    """Whether `entry` is replayed when the game is rebuilt as it stood at `version` (None: now):
-    undo entries never are, and a move taken back stops counting from its undo entry on."""
-    if entry.kind == ActionKind.UNDO:
-        return False
-    if entry.undone_by is None:
-        return True
-    return version is not None and entry.undone_by > version
-
-
-def replay(engine: Engine, game: Game, entries: Iterable[Action],
-           version: int | None = None) -> dict[str, Any]:
-    """The state rebuilt from `new_game` and `entries` (in sequence order, none after
-    `version`), skipping what did not count at `version`. As strict as a new move: a logged
-    payload must be a listed legal action."""
-    state = engine.new_game_at_version(game.num_players, game.seed, game.options,
-                                       game.rules_version)
-    for entry in entries:
-        if not counts_at(entry, version):
-            continue
-        if entry.kind == ActionKind.RESOLVE:
-            state = engine.resolve(state)
-        else:
-            listed = match_legal(entry.payload, engine.legal_actions(state, entry.seat_number))
-            state = engine.apply(state, entry.seat_number, listed)
-    return state
-
-
-def state_at(engine: Engine, game: Game, version: int | None = None) -> dict[str, Any]:
-    """The game's state as it stood at `version` (None: now), rebuilt from its log."""
-    entries = game.actions.order_by("sequence")
-    if version is not None:
-        entries = entries.filter(sequence__lte=version)
-    return replay(engine, game, entries, version)
 
 
 def _trailing_moves(game: Game, seat_number: int) -> list[Action] | None:

@@ -21,6 +21,7 @@ from accounts.templatetags.language_tags import localized_digits
 from games import selectors, services
 from games.engines.registry import get_engine
 from games.exceptions import GameError
+from games.log.replay import state_at
 from games.models import ActionSource, GameStatus, ReportReason
 from games.presentation import board
 from games.presentation.names import seat_names, with_names
@@ -145,7 +146,7 @@ def _game_page(request, game_id):
         perspective = int(request.GET["as"])
     # The board reads the view's texts in the reader's language, players named.
     if at is not None:
-        shown = view_texts(game.engine, engine.view(undo.state_at(engine, game, at), perspective),
+        shown = view_texts(game.engine, engine.view(state_at(engine, game, at), perspective),
                            names=names)
         legal_actions = []
     else:

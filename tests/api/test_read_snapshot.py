@@ -13,10 +13,10 @@ from django.test import Client
 from games import selectors, services
 from games.api.streams import _game_start
 from games.engines.registry import get_engine
+from games.log.replay import state_at
 from games.models import Game, GameStatus
 from games.presentation.names import seat_names
 from games.presentation.texts import view_texts
-from games.services.undo import state_at
 from tests.api.clients import token_client
 from tests.factories import started_game
 from tests.services.racing import race

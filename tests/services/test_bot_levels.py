@@ -10,8 +10,8 @@ from games import services
 from games.engines import bots
 from games.engines.registry import get_engine
 from games.exceptions import InvalidGameSetup
+from games.log.replay import state_at
 from games.models import ActionSource, Seat
-from games.services import undo
 from tests.factories import UserFactory, committed
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db]
@@ -55,7 +55,7 @@ def test_search_and_easy_bot_seats_play_their_own_level():
     assert {move.seat_number for move in moves} == set(levels)
     searched = 0
     for move in moves:
-        state = undo.state_at(engine, game, move.sequence - 1)
+        state = state_at(engine, game, move.sequence - 1)
         level = levels[move.seat_number]
         stats: dict = {}
         expected = bots.bot_move(engine, state, move.seat_number, level, rollouts=ROLLOUTS,
