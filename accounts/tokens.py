@@ -18,7 +18,6 @@ from django.utils import timezone
 from django.utils.translation import gettext
 
 from accounts.models import PersonalAccessToken, TokenEvent, TokenScope
-from config.prepared_sql import PreparedRead
 
 #: Every token starts with this, so secret scanners and people can recognise one.
 TOKEN_PREFIX = "tp_"
@@ -27,8 +26,6 @@ MAX_TOKEN_DAYS = 366
 MAX_TOKENS_PER_USER = 100
 #: last_used_at is written at most this often per token, not on every request.
 LAST_USED_PRECISION = timedelta(minutes=1)
-#: Every API request's first read: the token by its digest, with its player.
-_TOKEN_READ = PreparedRead(PersonalAccessToken, join="user", where="{table}.digest = %s")
 
 
 class TokenError(Exception):
@@ -99,19 +96,6 @@ def token_revoke(*, user, token_id: int, via: str, ip_address: str | None = None
     return token
 
 
-def revoke_all(user, *, reason: str, now: datetime | None = None) -> int:
-    """Revokes every live token of the player (e.g. after a password change)."""
-    now = now or timezone.now()
-    with transaction.atomic():
-        live = list(PersonalAccessToken.objects.select_for_update()
-                    .filter(user=user, revoked_at__isnull=True))
-        for token in live:
-            token.revoked_at = now
-            token.save(update_fields=["revoked_at"])
-            TokenEvent.objects.create(token=token, kind=TokenEvent.Kind.REVOKED, via=reason)
-    return len(live)
-
-
 def tokens_of(user):
     """The player's tokens, newest first, revoked ones included (they show as revoked)."""
     return PersonalAccessToken.objects.filter(user=user).order_by("-created_at", "-id")
@@ -120,9 +104,10 @@ def tokens_of(user):
 def token_authenticate(raw: str, now: datetime | None = None) -> PersonalAccessToken:
     """The live token `raw` names, its last use noted; raises TokenInvalid."""
     now = now or timezone.now()
-    token = _TOKEN_READ.first([digest_of(raw)])
-    if token is None:
-        raise TokenInvalid(gettext("Invalid token."))
+    try:
+        token = PersonalAccessToken.objects.select_related("user").get(digest=digest_of(raw))
+    except PersonalAccessToken.DoesNotExist:
+        raise TokenInvalid(gettext("Invalid token.")) from None
     if token.revoked_at is not None:
         raise TokenInvalid(gettext("This token was revoked."))
     if token.expires_at is not None and token.expires_at <= now:

@@ -6,18 +6,16 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 
 import pytest
-from django.contrib.sessions.models import Session
 from django.db import connection, transaction
 from django.db.transaction import TransactionManagementError
 from django.test.utils import CaptureQueriesContext
 
-from accounts.models import PersonalAccessToken, Vacation
-from accounts.tokens import ALL_SCOPES, TokenInvalid, token_authenticate, token_create
+from accounts.models import Vacation
 from config.prepared_sql import rows_insert
 from games import selectors, services
 from games.engines.registry import get_engine
 from games.models import ChatMessage, DeadlineOutcome, DeadlineRecord, Game, Seat
-from tests.factories import UserFactory, started_game
+from tests.factories import started_game
 
 pytestmark = pytest.mark.django_db
 
@@ -32,21 +30,6 @@ def assert_same_model(ours, theirs, *, same_types: bool = True) -> None:
         mine, orm = getattr(ours, each.attname), getattr(theirs, each.attname)
         assert mine == orm, each.name
         assert type(mine) is type(orm) or not same_types, each.name
-
-
-def test_the_token_read_is_the_orms():
-    user = UserFactory()
-    token, raw = token_create(user=user, name="client", scopes=ALL_SCOPES, via="test",
-                              expires_at=datetime.now(UTC) + 30 * DAY)
-    read = token_authenticate(raw)
-    orm = PersonalAccessToken.objects.select_related("user").get(pk=token.pk)
-    assert_same_model(read, orm)
-    assert read.scopes == list(ALL_SCOPES)  # JSON, decoded as the field decodes it
-    with CaptureQueriesContext(connection) as queries:
-        assert_same_model(read.user, orm.user)
-    assert len(queries) == 0  # the player came with the token
-    with pytest.raises(TokenInvalid):
-        token_authenticate(raw + "x")
 
 
 @pytest.mark.parametrize("engine", ["stone_age", "toy"])
@@ -171,19 +154,3 @@ def test_a_pages_log_and_chat_are_the_orms():
             assert_same_model(ours.author, theirs.author)
             assert ours.game is game
     assert len(queries) == 0
-
-
-def test_the_session_read_is_djangos(client):
-    from django.contrib.sessions.backends.db import SessionStore as DjangoStore
-
-    from accounts.sessions import SessionStore
-
-    user = UserFactory()
-    client.force_login(user)
-    key = client.cookies["sessionid"].value
-    assert SessionStore(key).load() == DjangoStore(key).load() != {}
-    assert int(SessionStore(key)["_auth_user_id"]) == user.pk
-    Session.objects.filter(session_key=key).update(expire_date=datetime.now(UTC) - DAY)
-    expired = SessionStore(key)
-    assert expired.load() == {} and expired.session_key is None
-    assert client.get("/").wsgi_request.user.is_authenticated is False
