@@ -172,6 +172,9 @@ def _redis_db(url: str, db: int) -> str:
 #: can do without (rate-limit counters, cached sessions backed by the database) and fails open,
 #: so an unreachable Redis must cost a request little time.
 REDIS_CACHE_TIMEOUT = env.float("REDIS_CACHE_TIMEOUT", default=1.0)
+#: An operation skipped because Redis is unreachable is logged (with its error), under this name.
+DJANGO_REDIS_LOG_IGNORED_EXCEPTIONS = True
+DJANGO_REDIS_LOGGER = "config.cache"
 if REDIS_URL:
     CACHES = {"default": {"BACKEND": "config.cache.FailOpenRedisCache",
                           "LOCATION": env.str("REDIS_CACHE_URL", default=_redis_db(REDIS_URL, 1)),
@@ -181,9 +184,6 @@ if REDIS_URL:
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
                           "LOCATION": str(DATA_DIR / "cache")}}
-#: An operation skipped because Redis is unreachable is logged (with its error), under this name.
-DJANGO_REDIS_LOG_IGNORED_EXCEPTIONS = True
-DJANGO_REDIS_LOGGER = "config.cache"
 #: Live events (games/bus.py): Redis pub/sub channels ignore database numbers, so every channel
 #: name starts with this prefix; give each deployment sharing a Redis server its own.
 EVENTS_CHANNEL_PREFIX = env.str("EVENTS_CHANNEL_PREFIX", default="turnpost")

@@ -10,12 +10,13 @@ from django.db import connection, transaction
 from django.db.transaction import TransactionManagementError
 from django.test.utils import CaptureQueriesContext
 
-from accounts.models import Vacation
+from accounts.models import PersonalAccessToken, Vacation
+from accounts.tokens import ALL_SCOPES, TokenInvalid, token_authenticate, token_create
 from config.prepared_sql import rows_insert
 from games import selectors, services
 from games.engines.registry import get_engine
 from games.models import ChatMessage, DeadlineOutcome, DeadlineRecord, Game, Seat
-from tests.factories import started_game
+from tests.factories import UserFactory, started_game
 
 pytestmark = pytest.mark.django_db
 
@@ -30,6 +31,21 @@ def assert_same_model(ours, theirs, *, same_types: bool = True) -> None:
         mine, orm = getattr(ours, each.attname), getattr(theirs, each.attname)
         assert mine == orm, each.name
         assert type(mine) is type(orm) or not same_types, each.name
+
+
+def test_the_token_read_is_the_orms():
+    user = UserFactory()
+    token, raw = token_create(user=user, name="client", scopes=ALL_SCOPES, via="test",
+                              expires_at=datetime.now(UTC) + 30 * DAY)
+    read = token_authenticate(raw)
+    orm = PersonalAccessToken.objects.select_related("user").get(pk=token.pk)
+    assert_same_model(read, orm)
+    assert read.scopes == list(ALL_SCOPES)  # JSON, decoded as the field decodes it
+    with CaptureQueriesContext(connection) as queries:
+        assert_same_model(read.user, orm.user)
+    assert len(queries) == 0  # the player came with the token
+    with pytest.raises(TokenInvalid):
+        token_authenticate(raw + "x")
 
 
 @pytest.mark.parametrize("engine", ["stone_age", "toy"])
