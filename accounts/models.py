@@ -113,13 +113,22 @@ class User(AbstractUser):
         with transaction.atomic():
             super().save(*args, **kwargs)
             if revoke_tokens:
-                from rest_framework.authtoken.models import Token
+                self._revoke_api_tokens()
 
-                from accounts.tokens import revoke_all
+    def _revoke_api_tokens(self) -> None:
+        """A token outliving a password change would keep a thief in after the reset: the
+        password-login token is deleted, every live personal token revoked and audited."""
+        from django.utils import timezone
+        from rest_framework.authtoken.models import Token
 
-                # A token outliving a password change would keep a thief in after the reset.
-                Token.objects.filter(user_id=self.pk).delete()
-                revoke_all(self, reason="password changed")
+        Token.objects.filter(user_id=self.pk).delete()
+        now = timezone.now()
+        for token in PersonalAccessToken.objects.select_for_update().filter(
+                user_id=self.pk, revoked_at__isnull=True):
+            token.revoked_at = now
+            token.save(update_fields=["revoked_at"])
+            TokenEvent.objects.create(token=token, kind=TokenEvent.Kind.REVOKED,
+                                      via="password changed")
 
     def _password_change_pending(self, update_fields) -> bool:
         """Whether this save stores a new password: set_password() was called (Django's own

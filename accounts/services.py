@@ -3,21 +3,17 @@ password check behind API token logins (which spends allauth's failed-login allo
 
 from __future__ import annotations
 
-import logging
 from datetime import datetime, timedelta
 
 from allauth.account.adapter import get_adapter
 from django.conf import settings
-from django.contrib.auth import authenticate
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext
 
 from accounts.models import Vacation
-from config.cache import CACHE_ERRORS
 
-logger = logging.getLogger(__name__)
 
 class LoginLocked(Exception):
     """Too many failed logins for this account (or from this address) within the window."""
@@ -38,11 +34,6 @@ def password_login(request, *, login: str, password: str):
         if error.code == "too_many_login_attempts":
             raise LoginLocked(str(error.message)) from error
         raise
-    except CACHE_ERRORS as error:
-        # The counters live in the cache: without it the limit fails open (logged), like
-        # every other rate limit, rather than refusing every login.
-        logger.warning("Failed-login limit not applied: the cache is unreachable (%s)", error)
-        user = authenticate(request, password=password, **credentials)
     if user is None or not user.is_active:
         return None
     return user

@@ -6,7 +6,6 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 
 import pytest
-from django.contrib.sessions.models import Session
 from django.db import connection, transaction
 from django.db.transaction import TransactionManagementError
 from django.test.utils import CaptureQueriesContext
@@ -171,19 +170,3 @@ def test_a_pages_log_and_chat_are_the_orms():
             assert_same_model(ours.author, theirs.author)
             assert ours.game is game
     assert len(queries) == 0
-
-
-def test_the_session_read_is_djangos(client):
-    from django.contrib.sessions.backends.db import SessionStore as DjangoStore
-
-    from accounts.sessions import SessionStore
-
-    user = UserFactory()
-    client.force_login(user)
-    key = client.cookies["sessionid"].value
-    assert SessionStore(key).load() == DjangoStore(key).load() != {}
-    assert int(SessionStore(key)["_auth_user_id"]) == user.pk
-    Session.objects.filter(session_key=key).update(expire_date=datetime.now(UTC) - DAY)
-    expired = SessionStore(key)
-    assert expired.load() == {} and expired.session_key is None
-    assert client.get("/").wsgi_request.user.is_authenticated is False

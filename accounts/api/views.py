@@ -19,6 +19,7 @@ from drf_spectacular.utils import extend_schema
 from rest_framework import permissions, serializers, status
 from rest_framework.exceptions import NotFound
 from rest_framework.response import Response
+from rest_framework.throttling import ScopedRateThrottle
 from rest_framework.views import APIView
 
 from accounts.api.permissions import InsufficientScope, TokenScopeRequired
@@ -35,7 +36,6 @@ from accounts.models import PersonalAccessToken
 from accounts.services import LoginLocked, password_login
 from accounts.tokens import ALL_SCOPES, TokenError, token_create, token_revoke, tokens_of
 from games.api.errors import error_body
-from games.api.throttling import FailOpenScopedRateThrottle
 from games.exceptions import GameError, NotAllowed
 
 
@@ -56,7 +56,7 @@ def _email_confirmed(user) -> bool:
 class ObtainTokenView(APIView):
     permission_classes = [permissions.AllowAny]
     authentication_classes: list = []
-    throttle_classes = [FailOpenScopedRateThrottle]
+    throttle_classes = [ScopedRateThrottle]
     throttle_scope = "token"
     schema_more_errors = (403,)  # an unconfirmed email address
 

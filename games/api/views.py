@@ -11,6 +11,7 @@ from rest_framework import generics, mixins, permissions, status, viewsets
 from rest_framework.decorators import action as route
 from rest_framework.exceptions import NotFound, ValidationError
 from rest_framework.response import Response
+from rest_framework.throttling import UserRateThrottle
 from rest_framework.views import APIView
 
 from accounts.api.permissions import TokenScopeRequired
@@ -38,7 +39,6 @@ from games.api.serializers import (
     UndoResultSerializer,
     UndoSerializer,
 )
-from games.api.throttling import FailOpenUserRateThrottle
 from games.engines.registry import UnknownEngine, all_engines, get_engine
 from games.exceptions import GameError
 from games.log.export import game_export
@@ -74,7 +74,7 @@ def _move_text(result: services.SubmitResult, request) -> str:
     return message_text(result.game.engine, result.text, language=reader_language(request))
 
 
-class ChatThrottle(FailOpenUserRateThrottle):
+class ChatThrottle(UserRateThrottle):
     """Writing is limited per player on top of the service's per-game limit; reading is not."""
 
     scope = "chat"
