@@ -28,22 +28,22 @@ def _in_batches(schema_editor, Action, rows, fields):
 
 
 def pack_texts(apps, schema_editor):
-    from games.log import codec as logtexts
+    from games.log import codec
 
     Action = apps.get_model("games", "Action")
 
     def packed(rows):
         for row in rows:
             # Text columns now: a stored text reads as jsonb's text, None where there was none.
-            public = json.loads(row.public_text) if row.public_text else logtexts.literal(
+            public = json.loads(row.public_text) if row.public_text else codec.literal(
                 row.public_description)
             if row.public_text:
                 actor = json.loads(row.actor_text) if row.actor_text else None
             else:
                 actor = (None if row.actor_description == row.public_description
-                         else logtexts.literal(row.actor_description))
-            row.public_text = logtexts.pack(public, seat=row.seat_number, payload=row.payload)
-            row.actor_text = logtexts.pack(actor, seat=row.seat_number, payload=row.payload)
+                         else codec.literal(row.actor_description))
+            row.public_text = codec.pack(public, seat=row.seat_number, payload=row.payload)
+            row.actor_text = codec.pack(actor, seat=row.seat_number, payload=row.payload)
             yield row  # the payload is written back too: as short JSON now
 
     rows = Action.objects.order_by("pk").iterator(chunk_size=BATCH)
@@ -51,15 +51,15 @@ def pack_texts(apps, schema_editor):
 
 
 def unpack_texts(apps, schema_editor):
-    from games.log import codec as logtexts
+    from games.log import codec
     from games.presentation.texts import message_text
 
     Action = apps.get_model("games", "Action")
 
     def unpacked(rows):
         for row in rows:
-            public = logtexts.unpack(row.public_text, seat=row.seat_number, payload=row.payload)
-            actor = logtexts.unpack(row.actor_text, seat=row.seat_number, payload=row.payload)
+            public = codec.unpack(row.public_text, seat=row.seat_number, payload=row.payload)
+            actor = codec.unpack(row.actor_text, seat=row.seat_number, payload=row.payload)
             row.public_description = message_text(row.game.engine, public, language="en")
             row.actor_description = (message_text(row.game.engine, actor, language="en")
                                      if actor is not None else row.public_description)

@@ -7,7 +7,7 @@ from typing import Any
 
 from django.db import models
 
-from games.log import payloads as logpayloads
+from games.log import payloads
 
 
 class CompactJSONField(models.TextField):
@@ -40,11 +40,11 @@ class ActionPayloadField(CompactJSONField):
     action itself."""
 
     def from_db_value(self, value, expression, connection):
-        return None if value is None else logpayloads.unpack(json.loads(value))
+        return None if value is None else payloads.unpack(json.loads(value))
 
     def to_python(self, value):
         # A string is the stored text (value_to_string, a fixture); anything else the payload.
-        return logpayloads.unpack(super().to_python(value)) if isinstance(value, str) else value
+        return payloads.unpack(super().to_python(value)) if isinstance(value, str) else value
 
     def get_prep_value(self, value: Any):
-        return None if value is None else super().get_prep_value(logpayloads.pack(value))
+        return None if value is None else super().get_prep_value(payloads.pack(value))

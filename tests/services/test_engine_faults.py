@@ -18,7 +18,7 @@ from rest_framework.test import APIClient
 from games import services
 from games.engines import registry
 from games.exceptions import EngineFault
-from games.log import codec as logtexts
+from games.log import codec
 from games.models import Game, Seat
 from tests.engines.toy import ToyEngine
 from tests.factories import committed, started_game
@@ -214,7 +214,7 @@ def test_check_games_finds_a_game_that_cannot_continue(faulty_engines):
     stuck = engine.apply(game.state, 0, {"type": "bank"})
     game.actions.create(sequence=game.version + 1, kind="move", seat_number=0,
                         payload={"type": "bank"}, source="api",
-                        public_text=logtexts.pack(logtexts.literal("Seat 0 banks."), seat=0,
+                        public_text=codec.pack(codec.literal("Seat 0 banks."), seat=0,
                                                   payload={"type": "bank"}))
     Game.objects.filter(pk=game.pk).update(state=stuck, version=game.version + 1)
     output, code = _check_games()

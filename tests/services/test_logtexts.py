@@ -11,7 +11,7 @@ import pytest
 
 from games.engines.registry import get_engine
 from games.engines.texts import text
-from games.log import codec as logtexts
+from games.log import codec
 from games.models import Action
 from games.presentation.texts import entry_text, took_back_texts
 
@@ -19,29 +19,29 @@ ENGINES = [("stone_age", 3), ("seven_wonders", 4), ("caverna", 2)]
 
 
 def round_trip(message, *, seat, payload):
-    stored = logtexts.pack(message, seat=seat, payload=payload)
-    assert logtexts.unpack(stored, seat=seat, payload=payload) == message, stored
+    stored = codec.pack(message, seat=seat, payload=payload)
+    assert codec.unpack(stored, seat=seat, payload=payload) == message, stored
     return stored
 
 
 def test_every_pinned_key_is_still_in_its_catalog_with_the_same_parameters():
     """Stored entries hold pinned keys and their parameters' values in this order: a key may
     never lose a parameter or gain one (give the changed sentence a new key instead)."""
-    keys = logtexts.catalog_keys()
-    for key, (_code, names) in logtexts.pinned().items():
+    keys = codec.catalog_keys()
+    for key, (_code, names) in codec.pinned().items():
         assert key in keys, f"{key} is pinned (entries may hold it): keep it in its catalog"
         assert list(names) == keys[key], f"{key}: its parameters changed; give it a new key"
 
 
 def test_every_key_an_engine_can_write_is_pinned():
-    missing = sorted(set(logtexts.catalog_keys()) - set(logtexts.pinned()))
+    missing = sorted(set(codec.catalog_keys()) - set(codec.pinned()))
     assert not missing, f"run `python -m games.logtexts` to pin {missing}"
 
 
 def test_pinning_new_keys_keeps_every_code_and_never_reuses_one():
-    table = json.loads(logtexts.PINNED_PATH.read_text())
-    keys = {**logtexts.catalog_keys(), "sa.place2": ["seat"], "zz.chose": ["seat"]}
-    grown = logtexts.with_new_keys(table, keys)
+    table = json.loads(codec.PINNED_PATH.read_text())
+    keys = {**codec.catalog_keys(), "sa.place2": ["seat"], "zz.chose": ["seat"]}
+    grown = codec.with_new_keys(table, keys)
     assert {key: grown[key] for key in table} == table
     assert grown["sa.place2"][1] == grown["zz.chose"][1] == ["seat"]
     codes = [code for code, _names in grown.values()]
@@ -120,16 +120,16 @@ def test_a_value_pack_never_wrote_is_refused_and_the_log_still_reads():
     for stored in ('{"no_such_code":[1]}', '{"O":[1,2,3]}', '"words"',
                    '{"a":[],"b":[]}'):
         with pytest.raises((ValueError, KeyError)):
-            logtexts.unpack(stored, seat=0, payload=None)
+            codec.unpack(stored, seat=0, payload=None)
     entry = Action(seat_number=0, payload=None, public_text='{"no_such_code":[1]}')
-    assert entry.text_for(None) == logtexts.literal('{"no_such_code":[1]}')
+    assert entry.text_for(None) == codec.literal('{"no_such_code":[1]}')
     assert entry_text(entry, None, language="en", engine_slug="stone_age") == (
         '{"no_such_code":[1]}')
 
 
 def test_an_entry_written_before_texts_were_kept_reads_as_its_sentence_with_names():
     old = Action(seat_number=1, payload={"type": "decline"},
-                 **Action.stored_texts(logtexts.literal("Seat 1 acts. Seat 2 waits."), None,
+                 **Action.stored_texts(codec.literal("Seat 1 acts. Seat 2 waits."), None,
                                        seat_number=1, payload={"type": "decline"}))
     assert entry_text(old, None, language="fa", engine_slug="stone_age",
                       names={1: "Ada", 2: "Bo"}) == "Ada acts. Bo waits."
