@@ -31,13 +31,12 @@ ROOT = Path(__file__).resolve().parents[1]
 PERF = ROOT / "tests" / "perf"
 
 # HYPOTHESIS_PROFILE picks one. Properties that set their own count scale it with max_examples
-# (tests/engines/conformance.examples: as written at 100). `dev` (`make test`) keeps the local
-# example database, so a failure found once is tried first next time; `ci` is the same count,
-# derandomized (a red run is red again when re-run) and prints the blob that reproduces a failure;
-# `fuzz` (`make fuzz`) tries twenty times as many.
-hypothesis_settings.register_profile("dev", deadline=None)
-hypothesis_settings.register_profile("ci", deadline=None, derandomize=True, database=None,
-                                     print_blob=True)
+# (tests/engines/conformance.examples: as written at 100). `dev` (`make test`) tries half as many
+# and keeps the example database in .hypothesis/, so that a failure found once is tried first next
+# time; `ci` tries as many as written, keeps no database and prints the blob that reproduces a
+# failure (@reproduce_failure); `fuzz` (`make fuzz`) tries twenty times as many.
+hypothesis_settings.register_profile("dev", deadline=None, max_examples=50)
+hypothesis_settings.register_profile("ci", deadline=None, database=None, print_blob=True)
 hypothesis_settings.register_profile("fuzz", deadline=None, max_examples=2000)
 hypothesis_settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "dev"))
 

@@ -21,6 +21,9 @@ from games.engines.base import Engine, IllegalAction, canonical_action
 #: Random full games per player count in each engine's conformance run (TURNPOST_RANDOM_GAMES):
 #: a few in `make test`, thousands in `make fuzz`, 50 in CI's fuzz run.
 RANDOM_GAMES = int(os.environ.get("TURNPOST_RANDOM_GAMES", "4"))
+#: A run of 20 games or more per count (CI's fuzz run, `make fuzz`) also checks as many games at
+#: every step as each test asks; `make test` checks one per count, the costliest part of the kit.
+THOROUGH = RANDOM_GAMES >= 20
 
 
 def random_games(tenth: bool = False) -> int:

@@ -5,7 +5,7 @@ JSON round trip, hidden seed and illegal input; also with B sides, chosen boards
 import pytest
 
 from games.engines.seven_wonders.engine import engine
-from tests.engines.conformance import check_engine, player_range, random_games
+from tests.engines.conformance import THOROUGH, check_engine, player_range, random_games
 
 GAMES = random_games()
 
@@ -19,7 +19,8 @@ def test_engine_facts():
 
 @pytest.mark.parametrize("num_players", player_range(engine))
 def test_conformance_kit_default_options(num_players):
-    played = check_engine(engine, games_per_count=GAMES, player_counts=[num_players])
+    played = check_engine(engine, games_per_count=GAMES, deep_checks_per_count=3 if THOROUGH else 1,
+                          player_counts=[num_players])
     assert len(played[num_players]) == GAMES
     for game in played[num_players]:
         # 18 turns, each with one pick per city (the Free City's by its controller) and

@@ -4,7 +4,7 @@ JSON round trip, purity, hidden seed, illegal input; plus a run where the bot pl
 import pytest
 
 from games.engines.stone_age.engine import engine
-from tests.engines.conformance import check_engine, player_range, random_games
+from tests.engines.conformance import THOROUGH, check_engine, player_range, random_games
 
 GAMES = random_games()
 
@@ -15,7 +15,8 @@ def test_the_player_counts():
 
 @pytest.mark.parametrize("num_players", player_range(engine))
 def test_random_games_pass_the_conformance_kit(num_players):
-    played = check_engine(engine, games_per_count=GAMES, player_counts=[num_players])
+    played = check_engine(engine, games_per_count=GAMES, deep_checks_per_count=3 if THOROUGH else 1,
+                          player_counts=[num_players])
     assert len(played[num_players]) == GAMES
 
 
