@@ -54,9 +54,11 @@ def pytest_ignore_collect(collection_path, config):
 
 
 def pytest_collection_modifyitems(items):
-    # The slow tests first (the sort is stable): xdist's workers take them on while the quick
-    # ones fill in around them, instead of one worker finishing a long test alone at the end.
-    items.sort(key=lambda item: item.get_closest_marker("slow") is None)
+    # The modules with slow tests first, whole (their module fixtures are set up once), in their
+    # order (the sort is stable): xdist's workers take them on while the quick tests fill in
+    # around them, instead of one worker finishing a long test alone at the end.
+    slow = {item.path for item in items if item.get_closest_marker("slow")}
+    items.sort(key=lambda item: item.path not in slow)
 
 
 def _redis_reachable() -> str | None:

@@ -36,6 +36,7 @@ def operations(schema):
             yield path, method, operation
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("slug", ENGINES)
 def test_random_games_validate_against_the_served_json_schemas(slug):
     served = APIClient().get(f"/api/v1/engines/{slug}/")

@@ -36,6 +36,7 @@ def test_engine_facts():
     assert player_range(engine) == [1, 2, 3, 4, 5, 6, 7]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("num_players", player_range(engine))
 def test_conformance_random_games_every_player_count(num_players):
     played = check_engine(engine, games_per_count=GAMES, deep_checks_per_count=2 if THOROUGH else 1,

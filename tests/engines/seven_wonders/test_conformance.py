@@ -29,6 +29,7 @@ def test_conformance_kit_default_options(num_players):
         assert len(picks) >= 18 * (3 if num_players == 2 else num_players)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "options",
     [

@@ -13,6 +13,7 @@ def test_the_player_counts():
     assert player_range(engine) == [2, 3, 4]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("num_players", player_range(engine))
 def test_random_games_pass_the_conformance_kit(num_players):
     played = check_engine(engine, games_per_count=GAMES, deep_checks_per_count=3 if THOROUGH else 1,
