@@ -43,8 +43,11 @@ XDIST = -n $(TEST_WORKERS) --maxprocesses=4 --dist worksteal
 
 # Every test file but tests/perf (`make bench`), with a few random games per engine and player
 # count (`make fuzz` plays thousands) and Hypothesis' `dev` profile (HYPOTHESIS_PROFILE=ci in CI).
+# pytest rewrites the asserts of ~340 test modules in every worker (half of its collection time)
+# and caches the result in __pycache__/ unless PYTHONDONTWRITEBYTECODE is set (as in many
+# containers): let it.
 test: install
-	$(PY) -m pytest $(XDIST) $(PYTEST_ARGS)
+	PYTHONDONTWRITEBYTECODE= $(PY) -m pytest $(XDIST) $(PYTEST_ARGS)
 
 # Engines only, without Django: the quick loop while working on rules.
 test-fast: install
