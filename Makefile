@@ -36,10 +36,11 @@ run: migrate
 		exec $(VENV)/bin/honcho -f Procfile.dev start
 
 # pytest-xdist workers (one per core; TEST_WORKERS=0 runs in one process). Each has its own test
-# database, Redis databases, event channel prefix, data folder and ports (tests/isolation.py);
-# worksteal moves waiting tests to an idle worker, the slow ones start first (tests/conftest.py).
+# database, Redis databases, event channel prefix, data folder and ports (tests/isolation.py).
+# The slow tests come first (tests/conftest.py) and `load` deals them out one by one in turn, then
+# hands each worker the next test as it finishes one.
 TEST_WORKERS ?= auto
-XDIST = -n $(TEST_WORKERS) --maxprocesses=4 --dist worksteal
+XDIST = -n $(TEST_WORKERS) --maxprocesses=4 --dist load
 
 # Every test file but tests/perf (`make bench`), with a few random games per engine and player
 # count (`make fuzz` plays thousands) and Hypothesis' `dev` profile (HYPOTHESIS_PROFILE=ci in CI).
@@ -53,15 +54,19 @@ test: install
 test-fast: install
 	$(PY) -m pytest tests/engines -p no:django -o addopts="" -q
 
-# Thousands of random full games per engine and player count, twenty times the Hypothesis examples
-# (CI: `make fuzz FUZZ_GAMES=50 CAVERNA_GAMES=30 FUZZ_PROFILE=ci`).
+# Thousands of random full games per engine and player count, twenty times the Hypothesis examples,
+# and a quarter as many games checked against the API's JSON Schemas (CI: `make fuzz FUZZ_GAMES=50
+# CAVERNA_GAMES=30 FUZZ_PROFILE=ci`).
 FUZZ_GAMES ?= 2000
 CAVERNA_GAMES ?= $(FUZZ_GAMES)
 FUZZ_PROFILE ?= fuzz
 fuzz: install
 	TURNPOST_RANDOM_GAMES=$(FUZZ_GAMES) TURNPOST_CAVERNA_GAMES=$(CAVERNA_GAMES) \
 		HYPOTHESIS_PROFILE=$(FUZZ_PROFILE) \
-		$(PY) -m pytest tests/engines -p no:django -o addopts="" -q $(XDIST) $(PYTEST_ARGS)
+		PYTHONDONTWRITEBYTECODE= $(PY) -m pytest tests/engines -p no:django -o addopts="" -q $(XDIST) \
+		$(PYTEST_ARGS)
+	TURNPOST_RANDOM_GAMES=$(FUZZ_GAMES) PYTHONDONTWRITEBYTECODE= $(PY) -m pytest -q $(XDIST) \
+		tests/api/test_schema_matches_behaviour.py -k random_games
 
 lint: install
 	$(VENV)/bin/ruff check .
