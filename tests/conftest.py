@@ -53,10 +53,13 @@ def pytest_ignore_collect(collection_path, config):
     return True
 
 
+@pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(items):
     # The modules with slow tests first, whole (their module fixtures are set up once), in their
     # order (the sort is stable): xdist's workers take them on while the quick tests fill in
-    # around them, instead of one worker finishing a long test alone at the end.
+    # around them, instead of one worker finishing a long test alone at the end. Before
+    # pytest-django's own sort (tryfirst runs this one first), which keeps the transactional
+    # tests, whose flush empties the tables migrations filled, after the others.
     slow = {item.path for item in items if item.get_closest_marker("slow")}
     items.sort(key=lambda item: item.path not in slow)
 
