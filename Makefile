@@ -37,10 +37,10 @@ run: migrate
 
 # pytest-xdist workers (one per core; TEST_WORKERS=0 runs in one process). Each has its own test
 # database, Redis databases, event channel prefix, data folder and ports (tests/isolation.py).
-# The slow tests come first (tests/conftest.py) and `load` deals them out one by one in turn, then
-# hands each worker the next test as it finishes one.
+# The slow tests come first (tests/conftest.py) and `load` with chunks of one hands each worker
+# the next test as it finishes one, so that no worker is left with a queue while another idles.
 TEST_WORKERS ?= auto
-XDIST = -n $(TEST_WORKERS) --maxprocesses=4 --dist load
+XDIST = -n $(TEST_WORKERS) --maxprocesses=4 --dist load --maxschedchunk=1
 
 # Every test file but tests/perf (`make bench`), with a few random games per engine and player
 # count (`make fuzz` plays thousands) and Hypothesis' `dev` profile (HYPOTHESIS_PROFILE=ci in CI).
