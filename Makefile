@@ -35,26 +35,49 @@ run: migrate
 	PATH="$(CURDIR)/$(VENV)/bin:$$PATH" WEB_PORT=$(PORT) SITE_URL="$(SITE_URL)" \
 		exec $(VENV)/bin/honcho -f Procfile.dev start
 
+# pytest-xdist workers (one per core; TEST_WORKERS=0 runs in one process). Each has its own test
+# database, Redis databases, event channel prefix, data folder and ports (tests/isolation.py).
+# The slow tests come first (tests/conftest.py) and `load` with chunks of one hands each worker
+# the next test as it finishes one, so that no worker is left with a queue while another idles.
+TEST_WORKERS ?= auto
+XDIST = -n $(TEST_WORKERS) --maxprocesses=4 --dist load --maxschedchunk=1
+
+# Every test file but tests/perf (`make bench`), with a few random games per engine and player
+# count (`make fuzz` plays thousands) and Hypothesis' `dev` profile (HYPOTHESIS_PROFILE=ci in CI).
+# pytest rewrites the asserts of ~340 test modules in every worker (half of its collection time)
+# and caches the result in __pycache__/ unless PYTHONDONTWRITEBYTECODE is set (as in many
+# containers): let it.
 test: install
-	$(PY) -m pytest $(PYTEST_ARGS)
+	PYTHONDONTWRITEBYTECODE= $(PY) -m pytest $(XDIST) $(PYTEST_ARGS)
 
 # Engines only, without Django: the quick loop while working on rules.
 test-fast: install
 	$(PY) -m pytest tests/engines -p no:django -o addopts="" -q
 
-# Thousands of random full games per engine and player count (CI plays 50 of each).
+# Thousands of random full games per engine and player count, twenty times the Hypothesis examples,
+# and a quarter as many games checked against the API's JSON Schemas (CI: `make fuzz FUZZ_GAMES=50
+# CAVERNA_GAMES=30 FUZZ_PROFILE=ci`).
 FUZZ_GAMES ?= 2000
+CAVERNA_GAMES ?= $(FUZZ_GAMES)
+FUZZ_PROFILE ?= fuzz
 fuzz: install
-	TURNPOST_RANDOM_GAMES=$(FUZZ_GAMES) TURNPOST_CAVERNA_GAMES=$(FUZZ_GAMES) \
-		$(PY) -m pytest tests/engines -p no:django -o addopts="" -q
+	TURNPOST_RANDOM_GAMES=$(FUZZ_GAMES) TURNPOST_CAVERNA_GAMES=$(CAVERNA_GAMES) \
+		HYPOTHESIS_PROFILE=$(FUZZ_PROFILE) \
+		PYTHONDONTWRITEBYTECODE= $(PY) -m pytest tests/engines -p no:django -o addopts="" -q $(XDIST) \
+		$(PYTEST_ARGS)
+	TURNPOST_RANDOM_GAMES=$(FUZZ_GAMES) PYTHONDONTWRITEBYTECODE= $(PY) -m pytest -q $(XDIST) \
+		tests/api/test_schema_matches_behaviour.py -k random_games
 
 lint: install
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/lint-imports
 
-# `make bench PYTEST_ARGS=tests/perf/test_request_costs.py` runs one bench.
+# tests/perf, which `make test` leaves out: benchmarks with statistics, load tests and the perf
+# checks, in one process. `make bench PYTEST_ARGS=tests/perf/test_request_costs.py` runs one
+# bench; BENCHMARKS=--benchmark-disable runs each check once and skips the load tests (CI).
+BENCHMARKS ?= --benchmark-enable
 bench: install
-	$(PY) -m pytest $(or $(PYTEST_ARGS),tests/perf) --benchmark-enable --benchmark-only -p no:randomly
+	$(PY) -m pytest $(or $(PYTEST_ARGS),tests/perf) $(BENCHMARKS) -p no:randomly
 
 clean:
 	rm -rf $(VENV) var .pytest_cache

@@ -1,6 +1,7 @@
 """Shared fixtures. Tests that need real services are marked (postgres, redis, celery_worker,
 browser); where a service is missing they are skipped with the reason, unless
-TURNPOST_REQUIRE_SERVICES=1 (set by CI), in which case they fail loudly instead."""
+TURNPOST_REQUIRE_SERVICES=1 (set by CI), in which case they fail loudly instead. Also the
+Hypothesis profiles, and which tests `make test` collects and in what order."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from pathlib import Path
 from urllib.parse import urlparse
 
 import pytest
+from hypothesis import settings as hypothesis_settings
 
 from config.catalogs import compile_catalogs
 from config.celery import app as celery_app
@@ -25,6 +27,41 @@ REQUIRE_SERVICES = os.environ.get("TURNPOST_REQUIRE_SERVICES") == "1"
 # Tests read the catalogs as edited, even when pytest runs without `make install` before it.
 compile_catalogs()
 CHROMIUM = os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium")
+ROOT = Path(__file__).resolve().parents[1]
+PERF = ROOT / "tests" / "perf"
+
+# HYPOTHESIS_PROFILE picks one. Properties that set their own count scale it with max_examples
+# (tests/engines/conformance.examples: as written at 100). `dev` (`make test`) tries half as many
+# and keeps the example database in .hypothesis/, so that a failure found once is tried first next
+# time; `ci` tries as many as written, keeps no database and prints the blob that reproduces a
+# failure (@reproduce_failure); `fuzz` (`make fuzz`) tries twenty times as many.
+hypothesis_settings.register_profile("dev", deadline=None, max_examples=50)
+hypothesis_settings.register_profile("ci", deadline=None, database=None, print_blob=True)
+hypothesis_settings.register_profile("fuzz", deadline=None, max_examples=2000)
+hypothesis_settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "dev"))
+
+
+def pytest_ignore_collect(collection_path, config):
+    """tests/perf (benchmarks, load tests and their checks) is collected only when named on the
+    command line, as `make bench` does: `make test` leaves it out."""
+    if collection_path != PERF and PERF not in collection_path.parents:
+        return None
+    for arg in config.args:
+        named = (config.invocation_params.dir / arg.split("::")[0]).resolve()
+        if named == PERF or PERF in named.parents:
+            return None
+    return True
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(items):
+    # The modules with slow tests first, whole (their module fixtures are set up once), in their
+    # order (the sort is stable): xdist's workers take them on while the quick tests fill in
+    # around them, instead of one worker finishing a long test alone at the end. Before
+    # pytest-django's own sort (tryfirst runs this one first), which keeps the transactional
+    # tests, whose flush empties the tables migrations filled, after the others.
+    slow = {item.path for item in items if item.get_closest_marker("slow")}
+    items.sort(key=lambda item: item.path not in slow)
 
 
 def _redis_reachable() -> str | None:
@@ -153,9 +190,6 @@ def api_client():
     from rest_framework.test import APIClient
 
     return APIClient()
-
-
-ROOT = Path(__file__).resolve().parents[1]
 
 
 def wait_for(predicate, timeout=45.0, interval=0.2) -> bool:

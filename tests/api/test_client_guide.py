@@ -34,6 +34,7 @@ def test_the_bot_is_about_sixty_lines():
     assert 40 <= len(lines) <= 70, len(lines)
 
 
+@pytest.mark.slow
 def test_the_guides_bot_plays_a_whole_game_against_a_live_server(live_server, tmp_path):
     generate_client(fetch_schema(live_server.url, tmp_path / "schema.json"), tmp_path)
     (tmp_path / "bot.py").write_text(the_bot())

@@ -131,6 +131,7 @@ def play_through_api(slug: str, on_resolution_due=None, count: int | None = None
     return final, moves
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("slug", ENGINES)
 def test_a_whole_game_through_the_api(slug):
     """Celery runs in-process here: the resolution task runs as the move's transaction commits."""
@@ -138,6 +139,7 @@ def test_a_whole_game_through_the_api(slug):
     assert game.status == "finished" and moves > 0
 
 
+@pytest.mark.slow
 def test_seven_wonders_for_two_through_the_api():
     """The two-player variant: the seat holding the Free City card is asked twice a turn (its
     own card, then the Free City's), through the same endpoints; the result ranks two seats."""
@@ -158,6 +160,7 @@ def test_seven_wonders_for_two_through_the_api():
 SIMULTANEOUS = [slug for slug, engine in ENGINES.items() if engine.simultaneous]
 
 
+@pytest.mark.slow
 @pytest.mark.celery_worker
 @pytest.mark.parametrize("slug", SIMULTANEOUS)
 def test_a_whole_simultaneous_game_with_a_real_worker(slug, worker_queue):

@@ -116,6 +116,7 @@ def test_every_generated_module_imports(generated):
     assert any(name.endswith("get_engine") for name in names)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("slug", [engine.slug for engine in all_engines()
                                   if engine.slug != "toy"])
 def test_three_people_play_a_full_game_through_the_generated_client(generated, live_server,

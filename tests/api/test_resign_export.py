@@ -47,6 +47,7 @@ def verify(tmp_path, export: dict) -> str:
     return out.getvalue()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("slug", ENGINES)
 def test_a_finished_games_export_replays_and_a_tampered_one_does_not(slug, tmp_path):
     game, users = started_game(3, engine=slug, seed=f"export-{slug}")

@@ -174,6 +174,7 @@ def play_one_decision(page, game, engine, seat, shot: str | None = None,
 CASES = [*PLAYERS.items(), ("seven_wonders", 2)]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("slug", "players"), CASES)
 def test_a_whole_game_is_played_by_tapping_the_board(slug, players, browser,  # noqa: F811
                                                      live_server):

@@ -8,11 +8,33 @@ from __future__ import annotations
 import contextlib
 import copy
 import json
+import os
 import random
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from hypothesis import settings
+
 from games.engines.base import Engine, IllegalAction, canonical_action
+
+#: Random full games per player count in each engine's conformance run (TURNPOST_RANDOM_GAMES):
+#: a few in `make test`, thousands in `make fuzz`, 50 in CI's fuzz run.
+RANDOM_GAMES = int(os.environ.get("TURNPOST_RANDOM_GAMES", "4"))
+#: A run of 20 games or more per count (CI's fuzz run, `make fuzz`) also checks as many games at
+#: every step as each test asks; `make test` checks one per count, the costliest part of the kit.
+THOROUGH = RANDOM_GAMES >= 20
+
+
+def random_games(tenth: bool = False) -> int:
+    """RANDOM_GAMES, or a tenth of it (at least two) for the runs with options or the bot."""
+    return max(2, RANDOM_GAMES // 10) if tenth else RANDOM_GAMES
+
+
+def examples(count: int) -> int:
+    """A property's example count, written for Hypothesis' default of 100 examples, scaled with
+    the loaded profile (tests/conftest.py): as written in `dev` and `ci`, more in `fuzz`."""
+    return max(1, count * settings.default.max_examples // 100)
 
 #: Something no engine would accept as an action.
 NONSENSE_ACTIONS: list[Any] = [
@@ -171,12 +193,16 @@ def check_engine(
     options: dict[str, Any] | None = None,
     seed_prefix: str = "conformance",
     use_bot: float = 0.0,
+    player_counts: Iterable[int] | None = None,
 ) -> dict[int, list[PlayedGame]]:
-    """The whole kit for every player count: `games_per_count` random full games, each replayed
-    from its log to the identical state, with result checks; the first `deep_checks_per_count`
-    games also check purity, JSON round trip, the hidden seed and illegal actions at every step."""
+    """The whole kit for every player count (or those of `player_counts`): `games_per_count`
+    random full games, each replayed from its log to the identical state, with result checks; the
+    first `deep_checks_per_count` games also check purity, JSON round trip, the hidden seed and
+    illegal actions at every step."""
     played: dict[int, list[PlayedGame]] = {}
-    for num_players in range(engine.min_players, engine.max_players + 1):
+    if player_counts is None:
+        player_counts = player_range(engine)
+    for num_players in player_counts:
         played[num_players] = []
         for index in range(games_per_count):
             seed = f"{seed_prefix}-{engine.slug}-{num_players}-{index}-secret"
@@ -198,6 +224,12 @@ def check_engine(
                 check_illegal_actions_along(engine, game)
             played[num_players].append(game)
     return played
+
+
+def player_range(engine: Engine) -> list[int]:
+    """Every player count the engine plays; tests parametrized over it run one count each, so
+    that xdist's workers share an engine's conformance run."""
+    return list(range(engine.min_players, engine.max_players + 1))
 
 
 def check_illegal_actions_along(engine: Engine, game: PlayedGame, samples: int = 12) -> None:

@@ -14,7 +14,8 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-#: Ports this suite may listen on (the project's test servers use their own ranges).
+#: Ports this suite may listen on (the project's test servers use their own ranges; each xdist
+#: worker gets its share of them, tests/isolation.py).
 PORTS = range(int(os.environ.get("TEST_SERVER_PORTS_FROM", "8600")),
               int(os.environ.get("TEST_SERVER_PORTS_TO", "8700")))
 

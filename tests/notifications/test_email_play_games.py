@@ -144,6 +144,7 @@ def play_by_email(slug: str, seed: str, players: int | None = None) -> tuple[Gam
     return game, {**stats, "users": users}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("slug", ENGINES)
 def test_a_whole_game_by_email_alone(slug, settings):
     started_at = time.perf_counter()
@@ -183,6 +184,7 @@ def test_a_whole_game_by_email_alone(slug, settings):
           f"scores {game.result['scores']}; {elapsed:.1f}s")
 
 
+@pytest.mark.slow
 def test_seven_wonders_for_two_by_email_alone():
     """The two-player variant by email: the seat holding the Free City card answers twice a
     turn (its own card, then the Free City's, whose choices say "For the Free City")."""

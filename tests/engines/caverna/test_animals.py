@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 
 from games.engines.caverna import animals as A
 from games.engines.caverna.board import idx, new_board
+from tests.engines.conformance import examples
 
 FARM = ("sheep", "donkey", "wild_boar", "cattle")
 
@@ -245,7 +246,7 @@ def small_boards(draw):
     return cells
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(
     small_boards(),
     st.fixed_dictionaries({t: st.integers(0, 6) for t in (*FARM, "dog")}),

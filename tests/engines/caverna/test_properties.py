@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 from games.engines.caverna import animals as A
 from games.engines.caverna.board import family_limit
 from games.engines.caverna.engine import engine
+from tests.engines.conformance import examples
 
 
 def check(state):
@@ -33,7 +34,7 @@ def check(state):
         assert all(v >= 0 for v in space["goods"].values())
 
 
-@settings(max_examples=12, deadline=None)
+@settings(max_examples=examples(12), deadline=None)
 @given(
     n=st.integers(1, 7),
     seed=st.text("abcdefgh", min_size=1, max_size=6),

@@ -8,6 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from games.engines.caverna.engine import engine
+from tests.engines.conformance import examples
 from tests.engines.strict import (
     Tally,
     check_random_points,
@@ -19,7 +20,7 @@ from tests.engines.strict import (
 def test_type_and_shape_changed_actions_are_refused_and_change_nothing():
     tally = Tally()
 
-    @settings(max_examples=40, deadline=None)
+    @settings(max_examples=examples(40), deadline=None)
     @given(
         num_players=st.sampled_from(range(1, 8)),
         seed=st.text("abcdefgh", min_size=1, max_size=8),

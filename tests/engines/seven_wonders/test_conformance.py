@@ -2,15 +2,12 @@
 the Free City), replay, purity,
 JSON round trip, hidden seed and illegal input; also with B sides, chosen boards and the bot."""
 
-import os
-
 import pytest
 
 from games.engines.seven_wonders.engine import engine
-from tests.engines.conformance import check_engine
+from tests.engines.conformance import THOROUGH, check_engine, player_range, random_games
 
-DEFAULT = 50
-GAMES = int(os.environ.get("TURNPOST_RANDOM_GAMES", DEFAULT))
+GAMES = random_games()
 
 
 def test_engine_facts():
@@ -20,17 +17,19 @@ def test_engine_facts():
     assert engine.rules_version == 1
 
 
-def test_conformance_kit_default_options():
-    played = check_engine(engine, games_per_count=GAMES)
-    assert set(played) == {2, 3, 4, 5, 6, 7}
-    for num_players, games in played.items():
-        for game in games:
-            # 18 turns, each with one pick per city (the Free City's by its controller) and
-            # one resolve.
-            picks = [entry for entry in game.log if entry[0] == "seat"]
-            assert len(picks) >= 18 * (3 if num_players == 2 else num_players)
+@pytest.mark.parametrize("num_players", player_range(engine))
+def test_conformance_kit_default_options(num_players):
+    played = check_engine(engine, games_per_count=GAMES, deep_checks_per_count=3 if THOROUGH else 1,
+                          player_counts=[num_players])
+    assert len(played[num_players]) == GAMES
+    for game in played[num_players]:
+        # 18 turns, each with one pick per city (the Free City's by its controller) and
+        # one resolve.
+        picks = [entry for entry in game.log if entry[0] == "seat"]
+        assert len(picks) >= 18 * (3 if num_players == 2 else num_players)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "options",
     [
@@ -43,7 +42,7 @@ def test_conformance_kit_default_options():
 def test_conformance_kit_other_options_with_the_bot(options):
     check_engine(
         engine,
-        games_per_count=max(2, GAMES // 10),
+        games_per_count=random_games(tenth=True),
         deep_checks_per_count=1,
         options=options,
         seed_prefix=f"options-{sorted(options.items())}",

@@ -5,6 +5,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from games.engines.seven_wonders.rules import can_supply, payment_plans
+from tests.engines.conformance import examples
 
 RES = range(4)  # wood, stone, clay, ore are enough to exercise the search
 
@@ -60,7 +61,7 @@ def brute_force(need, own, left, right, price_left, price_right):
             if not any(q != p and q[0] <= p[0] and q[1] <= p[1] for q in pairs)}
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(need=counts, own_fixed=counts, own_groups=groups, left_fixed=counts, left_groups=groups,
        right_fixed=counts, right_groups=groups, price_left=prices, price_right=prices)
 def test_payment_plans_match_brute_force(need, own_fixed, own_groups, left_fixed, left_groups,

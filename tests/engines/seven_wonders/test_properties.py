@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 
 from games.engines.seven_wonders.engine import engine
 from games.engines.seven_wonders.rules import CARD_NAME
+from tests.engines.conformance import examples
 
 
 def all_cards(state):
@@ -34,7 +35,7 @@ def check(state, total):
         assert len(names) == len(set(names))
 
 
-@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(30), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     num_players=st.integers(2, 7),
     seed=st.text(min_size=1, max_size=12),

@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 from games.engines.base import canonical_action
 from games.engines.seven_wonders.engine import engine
+from tests.engines.conformance import examples
 from tests.engines.strict import (
     Tally,
     check_mutations_refused,
@@ -25,7 +26,7 @@ OPTIONS = [None, {"wonders": "chosen", "sides": "chosen"}, {"sides": "B"}]
 def test_type_and_shape_changed_actions_are_refused_and_change_nothing():
     tally = Tally()
 
-    @settings(max_examples=100, deadline=None)
+    @settings(max_examples=examples(100), deadline=None)
     @given(
         num_players=st.sampled_from(range(2, 8)),
         seed=st.text("abcdefgh", min_size=1, max_size=8),

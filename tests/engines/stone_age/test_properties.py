@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 
 from games.engines.stone_age import data, rules, scoring
 from games.engines.stone_age.engine import engine
+from tests.engines.conformance import examples
 
 
 def check_invariants(state):
@@ -48,7 +49,7 @@ def check_invariants(state):
             assert sum(1 for v in data.VILLAGE if rules.occupants(state, v)) <= 2
 
 
-@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(30), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(num_players=st.integers(2, 4), seed=st.text(min_size=1, max_size=12),
        chooser_seed=st.integers(0, 10**6), bot_share=st.sampled_from([0.0, 0.3, 1.0]))
 def test_invariants_hold_through_whole_games(num_players, seed, chooser_seed, bot_share):

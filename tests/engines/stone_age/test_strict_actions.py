@@ -6,13 +6,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from games.engines.stone_age.engine import engine
+from tests.engines.conformance import examples
 from tests.engines.strict import Tally, check_random_points, refused_without_change
 
 
 def test_type_and_shape_changed_actions_are_refused_and_change_nothing():
     tally = Tally()
 
-    @settings(max_examples=50, deadline=None)
+    @settings(max_examples=examples(50), deadline=None)
     @given(
         num_players=st.sampled_from([2, 3, 4]),
         seed=st.text("abcdefgh", min_size=1, max_size=8),
