@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 from allauth.account.models import EmailAddress
+from playwright.sync_api import Error as PlaywrightError
 
 from games import services
 from games.engines.base import canonical_action
@@ -54,6 +55,19 @@ def signed_in_page(browser, base: str, user, viewport):  # noqa: F811
     page.click("form button[type=submit]")
     page.wait_for_url(f"{base}/")
     return page
+
+
+def open_page(page, url: str) -> None:
+    """`page.goto(url)`, again when the page's own reload (it follows its game's version and
+    reloads when it changes) started first and aborted it: either way the page ends at `url`."""
+    for attempt in range(5):
+        try:
+            page.goto(url)
+            return
+        except PlaywrightError as error:
+            if "ERR_ABORTED" not in str(error) or attempt == 4:
+                raise
+            page.wait_for_load_state()
 
 
 def axe_problems(page) -> list[dict]:
@@ -185,7 +199,7 @@ def test_a_whole_game_is_played_by_tapping_the_board(slug, players, browser,  # 
     page = signed_in_page(browser, live_server.url, human, PHONE)
     small = signed_in_page(browser, live_server.url, human, SMALL)
     url = f"{live_server.url}/games/{game.pk}/"
-    page.goto(url)
+    open_page(page, url)
     report = {"engine": label, "decisions": 0, "taps": 0, "axe": {}, "weight": 0,
               "checked_layouts": 0, "made": {"from the board": 0, "from the short list": 0}}
     problems: list[str] = []
@@ -197,21 +211,21 @@ def test_a_whole_game_is_played_by_tapping_the_board(slug, players, browser,  # 
         if not engine.legal_actions(game.state, seat) or (
                 engine.simultaneous and seat not in engine.active_seats(game.state)):
             page.wait_for_timeout(200)
-            page.goto(url)
+            open_page(page, url)
             continue
         if f'data-version="{game.version}"' not in page.content():
-            page.goto(url)
+            open_page(page, url)
         decision = report["decisions"]
         if decision in (0, 5) or decision % 40 == 20:
             # The page as a player opens it, at both phone sizes, with its choices shown.
             problems += layout_problems(page, PHONE["width"])
-            small.goto(url)
+            open_page(small, url)
             problems += layout_problems(small, SMALL["width"])
             small.goto("about:blank")  # not left to reload itself on every move
             report["checked_layouts"] += 1
             if decision in (0, 5):
                 report["axe"][f"decision {decision}"] = axe_problems(page)
-                page.goto(url)
+                open_page(page, url)
                 report["weight"] = max(report["weight"], page_weight(page, live_server.url))
             if shots < 2:
                 ARTIFACTS.mkdir(parents=True, exist_ok=True)
@@ -224,7 +238,7 @@ def test_a_whole_game_is_played_by_tapping_the_board(slug, players, browser,  # 
         report["decisions"] += 1
     game.refresh_from_db()
     assert game.status == "finished", f"{label}: the game did not end by tapping"
-    page.goto(url)
+    open_page(page, url)
     report["axe"]["finished"] = axe_problems(page)
     page.screenshot(path=str(ARTIFACTS / f"play-{label}-end.png"), full_page=True)
     (ARTIFACTS / f"play-{label}.json").write_text(json.dumps(report, indent=1))
