@@ -10,7 +10,7 @@ INSTALLED := $(VENV)/.installed
 NODE_TOOLS := tools/node
 NODE_INSTALLED := $(NODE_TOOLS)/node_modules/.installed
 
-.PHONY: install run test test-fast fuzz migrate lint bench clean
+.PHONY: install run test test-slow test-fast fuzz migrate lint bench clean
 
 $(INSTALLED): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -39,7 +39,10 @@ run: migrate
 # database, Redis databases, event channel prefix, data folder and ports (tests/isolation.py).
 # The slow tests come first (tests/conftest.py) and `load` with chunks of one hands each worker
 # the next test as it finishes one, so that no worker is left with a queue while another idles.
-TEST_WORKERS ?= auto
+# One worker more than cores: the whole-game tests spend much of their time waiting on the
+# processes they start (Celery workers, Chromium, gunicorn); 3 workers on 2 cores took 15 min for
+# the whole suite where 2 took 19.
+TEST_WORKERS ?= $(shell echo $$(( $$(nproc) + 1 )))
 XDIST = -n $(TEST_WORKERS) --maxprocesses=4 --dist load --maxschedchunk=1
 
 # Every test file but tests/perf (`make bench`), with a few random games per engine and player
@@ -48,7 +51,13 @@ XDIST = -n $(TEST_WORKERS) --maxprocesses=4 --dist load --maxschedchunk=1
 # and caches the result in __pycache__/ unless PYTHONDONTWRITEBYTECODE is set (as in many
 # containers): let it.
 test: install
-	PYTHONDONTWRITEBYTECODE= $(PY) -m pytest $(XDIST) $(PYTEST_ARGS)
+	PYTHONDONTWRITEBYTECODE= $(PY) -m pytest $(XDIST) -m "not slow" $(PYTEST_ARGS)
+
+# The tests marked slow: whole games of every shipped engine through the API, the generated
+# client, email and the board, and the longest random-game runs (`make test` plays the toy
+# engine's and a few random games of each). CI runs both.
+test-slow: install
+	PYTHONDONTWRITEBYTECODE= $(PY) -m pytest $(XDIST) -m slow $(PYTEST_ARGS)
 
 # Engines only, without Django: the quick loop while working on rules.
 test-fast: install

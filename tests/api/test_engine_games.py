@@ -131,8 +131,10 @@ def play_through_api(slug: str, on_resolution_due=None, count: int | None = None
     return final, moves
 
 
-@pytest.mark.slow
-@pytest.mark.parametrize("slug", ENGINES)
+# The toy engine's whole game in `make test`; the shipped engines' in `make test-slow`.
+@pytest.mark.parametrize("slug", [
+    pytest.param(slug, marks=() if slug == "toy" else pytest.mark.slow)
+    for slug in ENGINES])
 def test_a_whole_game_through_the_api(slug):
     """Celery runs in-process here: the resolution task runs as the move's transaction commits."""
     game, moves = play_through_api(slug)

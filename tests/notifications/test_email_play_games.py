@@ -144,8 +144,10 @@ def play_by_email(slug: str, seed: str, players: int | None = None) -> tuple[Gam
     return game, {**stats, "users": users}
 
 
-@pytest.mark.slow
-@pytest.mark.parametrize("slug", ENGINES)
+# The toy engine's whole game in `make test`; the shipped engines' in `make test-slow`.
+@pytest.mark.parametrize("slug", [
+    pytest.param(slug, marks=() if slug == "toy" else pytest.mark.slow)
+    for slug in ENGINES])
 def test_a_whole_game_by_email_alone(slug, settings):
     started_at = time.perf_counter()
     game, stats = play_by_email(slug, seed=f"email-{slug}")
