@@ -77,26 +77,39 @@ def axe_problems(page) -> list[dict]:
             pytest.fail("axe-core is not installed (make test runs npm ci)")
         pytest.skip("axe-core is not installed (needs npm)")
     # Evaluated through the DevTools protocol: the page's CSP (rightly) refuses inline scripts.
-    page.evaluate(AXE.read_text() + "\n;true")
-    result = page.evaluate("axe.run(document, {resultTypes: ['violations']})")
+    def run_axe():  # injected and run in one page: a reload between the two loses axe
+        page.evaluate(AXE.read_text() + "\n;true")
+        return page.evaluate("axe.run(document, {resultTypes: ['violations']})")
+
+    result = settled(page, run_axe)
     return [{"id": v["id"], "impact": v["impact"], "help": v["help"],
              "nodes": [n["target"] for n in v["nodes"]][:5]}
             for v in result["violations"] if v["impact"] in ("serious", "critical")]
 
 
-def evaluate_settled(page, script: str):
-    """`page.evaluate`, again after the page's own reload: an open game page reloads itself
-    when the game moves (a bot's move may land at any moment), which ends the evaluation."""
-    from playwright.sync_api import Error as PlaywrightError
+#: What Chromium answers when the page's own reload ends a read of it.
+RELOADING = ("Execution context was destroyed", "page is navigating")
 
+
+def settled(page, read):
+    """`read()`, again after the page's own reload: an open game page reloads itself when the
+    game moves (a bot's move may land at any moment), which ends any read of it under way."""
     for _ in range(3):
         try:
-            return page.evaluate(script)
+            return read()
         except PlaywrightError as error:
-            if "Execution context was destroyed" not in str(error):
+            if not any(reason in str(error) for reason in RELOADING):
                 raise
             page.wait_for_load_state()
-    return page.evaluate(script)
+    return read()
+
+
+def evaluate_settled(page, script: str):
+    return settled(page, lambda: page.evaluate(script))
+
+
+def content_settled(page) -> str:
+    return settled(page, page.content)
 
 
 def layout_problems(page, width: int) -> list[str]:
@@ -118,8 +131,8 @@ def layout_problems(page, width: int) -> list[str]:
 
 def page_weight(page, base: str) -> int:
     """HTML + CSS + JS of the page, gzip-compressed, in bytes."""
-    html = page.content().encode()
-    urls = page.evaluate("""() => [...document.querySelectorAll(
+    html = content_settled(page).encode()
+    urls = evaluate_settled(page, """() => [...document.querySelectorAll(
         'link[rel=stylesheet][href], script[src]')].map(el => el.href || el.src)""")
     total = len(gzip.compress(html))
     for url in urls:
@@ -213,7 +226,7 @@ def test_a_whole_game_is_played_by_tapping_the_board(slug, players, browser,  # 
             page.wait_for_timeout(200)
             open_page(page, url)
             continue
-        if f'data-version="{game.version}"' not in page.content():
+        if f'data-version="{game.version}"' not in content_settled(page):
             open_page(page, url)
         decision = report["decisions"]
         if decision in (0, 5) or decision % 40 == 20:
@@ -232,7 +245,7 @@ def test_a_whole_game_is_played_by_tapping_the_board(slug, players, browser,  # 
                 page.screenshot(path=str(ARTIFACTS / f"play-{label}-{shots}.png"),
                                 full_page=True)
                 shots += 1
-        assert game.seed not in page.content()
+        assert game.seed not in content_settled(page)
         shot = f"play-{label}-{decision}" if decision in (0, 5) else None
         report["taps"] += play_one_decision(page, game, engine, seat, shot, report["made"])
         report["decisions"] += 1
@@ -246,7 +259,7 @@ def test_a_whole_game_is_played_by_tapping_the_board(slug, players, browser,  # 
     assert all(found == [] for found in report["axe"].values()), report["axe"]
     assert report["weight"] <= MAX_PAGE_BYTES, report["weight"]
     assert page.csp_violations == [], page.csp_violations
-    assert re.search(r"Result", page.content())
+    assert re.search(r"Result", content_settled(page))
 
 
 def test_after_my_secret_pick_the_page_shows_it_and_who_is_still_choosing(
