@@ -5,20 +5,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from django.db import connections, router
 from django.utils import timezone
 
+from config.prepared_sql import STAMP, STAMP_GAME_FIELDS, STAMP_SEAT_FIELDS
 from games.models import Game
-from games.selectors.lists import away_until
-
-#: What a game's API answers show apart from its state (which `version` stands for): the game's
-#: own fields that can change, its creator and its rating application, and each seat's player,
-#: clock and standing.
-STAMP_GAME_FIELDS = ("version", "status", "allow_spectators", "updated_at", "engine",
-                     "rules_version", "created_by__username", "rating_application__id")
-STAMP_SEAT_FIELDS = ("seats__id", "seats__number", "seats__user", "seats__user__username",
-                     "seats__user__display_name", "seats__is_bot", "seats__bot_level",
-                     "seats__deadline_at", "seats__reserve_left", "seats__timeout_count",
-                     "seats__resigned_at")
 
 
 @dataclass(frozen=True)
@@ -41,7 +32,7 @@ class GameStamp:
 
     @property
     def version(self) -> int:
-        return self.values[0][STAMP_GAME_FIELDS.index("version")]
+        return self.values[0][STAMP_GAME_FIELDS.index("g.version")]
 
     def viewer_seat(self, user) -> int | None:
         return self.seated.get(user.pk) if user is not None and user.is_authenticated else None
@@ -58,23 +49,22 @@ def game_stamp(*, game_id: int, now=None) -> GameStamp | None:
     """The game's stamp (None when there is no such game), in one statement over the game row,
     its seats and their players (one row per seat): one statement is one snapshot, so a stamp
     never mixes two versions, and it is cheap enough to answer a conditional GET without the
-    state."""
-    rows = list(
-        Game.objects.filter(pk=game_id)
-        .annotate(away=away_until("seats__user", now or timezone.now()))
-        .values_list(*STAMP_GAME_FIELDS, *STAMP_SEAT_FIELDS, "away", "seats__turn_notified_at")
-        .order_by("seats__join_order"))
+    state. A statement made once (config.prepared_sql.STAMP): the ORM's build of its joins and
+    subquery cost more than the rest of a conditional GET."""
+    connection = connections[router.db_for_read(Game)]
+    moment = connection.ops.adapt_datetimefield_value(now or timezone.now())
+    rows = STAMP.rows([moment, moment, game_id], using=connection.alias)
     if not rows:
         return None
     width, seat_width = len(STAMP_GAME_FIELDS), len(STAMP_SEAT_FIELDS)
     game = dict(zip(STAMP_GAME_FIELDS, rows[0][:width], strict=True))
     seats = [row[width:] for row in rows if row[width] is not None]
-    user_at = STAMP_SEAT_FIELDS.index("seats__user")
-    number_at = STAMP_SEAT_FIELDS.index("seats__number")
+    user_at = STAMP_SEAT_FIELDS.index("s.user")
+    number_at = STAMP_SEAT_FIELDS.index("s.number")
     return GameStamp(
-        game_id=game_id, engine=game["engine"], status=game["status"],
-        allow_spectators=game["allow_spectators"],
-        values=(rows[0][:width], tuple(seat[:-1] for seat in seats)),
+        game_id=game_id, engine=game["g.engine"], status=game["g.status"],
+        allow_spectators=game["g.allow_spectators"],
+        values=(tuple(rows[0][:width]), tuple(tuple(seat[:-1]) for seat in seats)),
         seated={seat[user_at]: seat[number_at] for seat in seats if seat[user_at] is not None},
         notified=frozenset(seat[user_at] for seat in seats
                            if seat[user_at] is not None and seat[-1] is not None),

@@ -11,14 +11,15 @@ from typing import Any
 from django.core.cache import caches
 from django.db import connections, router, transaction
 from django.utils import timezone, translation
+from psycopg import IsolationLevel
 
+from config import prepared_sql
 from games.engines.registry import get_engine
 from games.log.replay import state_at
-from games.models import Action, ChatMessage, Game, GameStatus
+from games.models import Action, ChatMessage, Game, GameStatus, Seat
 from games.presentation.names import seat_names
 from games.presentation.texts import english_text, render_text, view_texts
 from games.selectors.access import game_access
-from games.selectors.lists import game_seats
 
 
 @contextmanager
@@ -29,34 +30,52 @@ def snapshot() -> Iterator[None]:
     Under PostgreSQL's READ COMMITTED every statement takes a snapshot of its own, so a move
     committing between two reads mixes two versions. Reading the game and its seats in one
     statement would settle the game alone, not the log, the chat or the stamp a page shows
-    beside it; a read-only REPEATABLE READ transaction settles them all, costs one statement
-    (SET TRANSACTION) and takes no lock. On SQLite a transaction is a snapshot already
-    (BEGIN IMMEDIATE there: it waits for a writer instead). Inside a transaction already
-    (a service, a test) the caller's transaction decides what the reads see."""
+    beside it; a read-only REPEATABLE READ transaction settles them all and takes no lock.
+    psycopg opens it with its `BEGIN` (the connection's `isolation_level` and `read_only`, set
+    for this transaction alone), so it costs no statement beyond BEGIN and COMMIT. On SQLite a
+    transaction is a snapshot already (BEGIN IMMEDIATE there: it waits for a writer instead).
+    Inside a transaction already (a service, a test) the caller's transaction decides what the
+    reads see."""
     alias = router.db_for_read(Game)
     connection = connections[alias]
     if connection.in_atomic_block:
         yield
         return
-    with transaction.atomic(using=alias):
-        if connection.vendor == "postgresql":
-            with connection.cursor() as cursor:
-                cursor.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
-        yield
+    if connection.vendor != "postgresql":
+        with transaction.atomic(using=alias):
+            yield
+        return
+    connection.ensure_connection()
+    driver = connection.connection
+    isolation, read_only = driver.isolation_level, driver.read_only
+    driver.isolation_level, driver.read_only = IsolationLevel.REPEATABLE_READ, True
+    try:
+        with transaction.atomic(using=alias):
+            yield
+    finally:
+        if not driver.closed:
+            driver.isolation_level, driver.read_only = isolation, read_only
 
 
 def game_with_seats(game_id: int) -> Game | None:
     """One game with its seats and their players, for showing it (`game_list` is for listings:
     DISTINCT over every column, the state included). The seats are the game's prefetched
-    `seats`, in seat order, each with `away_until` as `game_seats` gives it. Two statements:
-    read them inside `snapshot()` for one version."""
-    game = Game.objects.prefetch_related(game_seats()).filter(pk=game_id).first()
+    `seats`, in seat order, each with `away_until` as `game_seats` gives it. Two statements
+    made once (config.prepared_sql.SHOWN_GAME, SHOWN_SEATS: the ORM's build of them cost more
+    than the rest of a game's detail); read them inside `snapshot()` for one version."""
+    game = prepared_sql.SHOWN_GAME.first([game_id])
     if game is None:
         return None
+    connection = connections[router.db_for_read(Seat)]
+    now = connection.ops.adapt_datetimefield_value(timezone.now())
+    seats = prepared_sql.SHOWN_SEATS.rows([now, now, game_id], known={"game": game})
+    # As prefetch_related leaves them: `game.seats.all()` is this list, a filter reads anew.
+    related = game.seats.get_queryset()
+    related._result_cache, related._prefetch_done = seats, True
+    game._prefetched_objects_cache = {"seats": related}
     # The creator is nearly always seated: taken from the seats, the game's read needs no join.
     # One who left is read when asked for.
-    creator = next((seat.user for seat in game.seats.all()
-                    if seat.user_id == game.created_by_id), None)
+    creator = next((seat.user for seat in seats if seat.user_id == game.created_by_id), None)
     if creator is not None:
         game.created_by = creator
     return game
@@ -64,10 +83,9 @@ def game_with_seats(game_id: int) -> Game | None:
 
 def game_version_and_seats(game_id: int) -> tuple[tuple[int, str, bool], list] | None:
     """A game's (version, status, allow_spectators) and its seats' player ids (None for a bot's
-    seat), or None for no such game: what the page's poll reads, in one statement (one row per
-    seat), so the count of seats is that of the version."""
-    rows = list(Game.objects.filter(pk=game_id).values_list(
-        "version", "status", "allow_spectators", "seats__id", "seats__user"))
+    seat), or None for no such game: what the page's poll reads, in one statement made once
+    (config.prepared_sql.POLL; one row per seat, so the seats are those of that version)."""
+    rows = prepared_sql.POLL.rows([game_id])
     if not rows:
         return None
     version, status, allow_spectators = rows[0][:3]
@@ -78,16 +96,14 @@ def game_version_and_seats(game_id: int) -> tuple[tuple[int, str, bool], list] |
 def log_newest(game: Game, count: int, *, up_to: int | None = None) -> list[Action]:
     """The game's `count` newest log entries, newest first (`up_to`: at or before that
     sequence number)."""
-    entries = game.actions.order_by("-sequence")
-    if up_to is not None:
-        entries = entries.filter(sequence__lte=up_to)
-    return list(entries[:count])
+    if up_to is None:
+        return prepared_sql.LOG.rows([game.pk, count], known={"game": game})
+    return prepared_sql.LOG_UP_TO.rows([game.pk, up_to, count], known={"game": game})
 
 
 def chat_newest(game: Game, count: int) -> list[ChatMessage]:
     """The game's `count` newest chat messages with their authors, oldest first."""
-    return list(game.chat_messages.select_related("author")
-                .order_by("-created_at", "-id")[:count])[::-1]
+    return prepared_sql.CHAT.rows([game.pk, count], known={"game": game})[::-1]
 
 
 def awaiting_seats(game: Game) -> list[int]:

@@ -9,18 +9,17 @@ from contextlib import contextmanager
 from datetime import datetime
 from typing import Any
 
-from django.db.models import Exists, OuterRef, Prefetch, Q, Value
-from django.db.models.functions import Coalesce
+from django.db import connections
+from django.db.models import Prefetch
 from django.utils import timezone
 from django.utils.translation import gettext
 
 from accounts.models import (
-    Sanction,
     SanctionKind,
-    Vacation,
     active_restriction,
     restriction_message,
 )
+from config import prepared_sql
 from games.engines.base import Engine, IllegalAction, InvalidOptions, canonical_action
 from games.engines.registry import UnknownEngine, get_engine
 from games.exceptions import (
@@ -49,7 +48,7 @@ def require_unrestricted(user) -> None:
 
 def locked_game(game_id: int) -> Game:
     """Every change's first read: the game, locked until the change commits."""
-    game = Game.objects.select_for_update().filter(pk=game_id).first()
+    game = prepared_sql.LOCKED_GAME.first([game_id])
     if game is None:
         raise LobbyError(gettext("There is no such game."))
     return game
@@ -66,17 +65,11 @@ def seats_of(game: Game, now: datetime | None = None) -> list[Seat]:
     after now: a clock stops over [turn start, now] and starts from now), and `restricted`,
     whether a suspension or ban holds the player (as accounts.models.active_restriction). Only
     the vacations of players whose vacation matters are then read (clocks.pauses_by_user)."""
-    moment = now_or(now)
-    player = OuterRef("user_id")
-    seats = list(Seat.objects.filter(game_id=game.pk).select_related("user").annotate(
-        vacation_matters=Exists(Vacation.objects.filter(
-            user_id=player, ends_at__gt=Coalesce(OuterRef("turn_started_at"), Value(moment)))),
-        restricted=Exists(Sanction.objects.filter(
-            Q(ends_at__isnull=True) | Q(ends_at__gt=moment), user_id=player,
-            kind__in=[SanctionKind.SUSPENSION, SanctionKind.BAN], lifted_at__isnull=True)),
-    ).order_by("number", "join_order"))
+    moment = connections[Seat.objects.db].ops.adapt_datetimefield_value(now_or(now))
+    seats = prepared_sql.CHANGE_SEATS.rows(
+        [moment, SanctionKind.SUSPENSION.value, SanctionKind.BAN.value, moment, game.pk],
+        known={"game": game})
     for seat in seats:
-        seat.game = game
         if seat.user_id is not None and not seat.vacation_matters:
             seat.user.vacation_list = []
     return seats

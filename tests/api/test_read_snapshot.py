@@ -129,3 +129,27 @@ def test_every_read_answers_from_one_version_while_turns_resolve():
     total = sum(len(found) for found in answers.values())
     assert game.version > 2 * ROUNDS
     assert not mixed, f"{len(mixed)} of {total} answers mixed two versions: {mixed[:10]}"
+
+
+def _transaction_settings() -> tuple[str, str]:
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT current_setting('transaction_isolation'), "
+                       "current_setting('transaction_read_only')")
+        return cursor.fetchone()
+
+
+def test_a_snapshot_is_one_read_only_repeatable_read_transaction_and_ends_with_it():
+    """The reads inside `snapshot()` run in a REPEATABLE READ, read-only transaction opened by
+    its BEGIN; the connection's next transaction is READ COMMITTED and may write again."""
+    from django.db import transaction
+    from django.test.utils import CaptureQueriesContext
+
+    with CaptureQueriesContext(connection) as queries, selectors.snapshot():
+        assert _transaction_settings() == ("repeatable read", "on")
+    assert not any("SET TRANSACTION" in query["sql"] for query in queries)
+    with transaction.atomic():
+        assert _transaction_settings() == ("read committed", "off")
+    with pytest.raises(RuntimeError), selectors.snapshot():
+        raise RuntimeError("a read failed")
+    with transaction.atomic():
+        assert _transaction_settings() == ("read committed", "off")
