@@ -183,7 +183,9 @@ def test_the_stamp_is_the_orms_read():
     assert stamp.version == game.version
     assert stamp.vacations == {row[width + 2]: row[-2] for row in orm if row[-2] is not None}
     assert set(stamp.vacations) == {users[away_seat].pk}
-    assert stamp.notified == frozenset({users[away_seat].pk})
+    assert stamp.notified == frozenset(row[width + 2] for row in orm
+                                       if row[-1] is not None and row[width + 2] is not None)
+    assert users[away_seat].pk in stamp.notified
     assert stamp.seated == {row[width + 2]: row[width + 1] for row in orm
                             if row[width + 2] is not None}
     assert selectors.game_stamp(game_id=game.pk + 1000) is None
