@@ -96,3 +96,40 @@ def test_unreachable_a_signed_in_player_stays_signed_in(client, settings, caplog
     assert "Exception ignored" in caplog.text
     client.logout()
     assert client.get("/").wsgi_request.user.is_authenticated is False
+
+
+def test_sessions_keep_one_cache_object_per_thread_not_one_per_request():
+    """Django builds a cache object per request context (under ASGI, per request); the session
+    store (accounts.sessions) keeps one per thread, sharing the same connection pool."""
+    import contextvars
+
+    from accounts.sessions import SessionStore
+
+    shared = _redis_cache()
+
+    def in_new_request(read):
+        return contextvars.Context().run(read)
+
+    assert in_new_request(lambda: caches["default"]) is not shared  # Django's own
+    kept = SessionStore()._cache
+    assert in_new_request(lambda: SessionStore()._cache) is kept
+    elsewhere = _in_threads(lambda: SessionStore()._cache, 2)
+    assert len({id(each) for each in [kept, *elsewhere]}) == 3
+    assert {id(_pool_of(each, write=True)) for each in elsewhere} == {
+        id(_pool_of(shared, write=True))}
+
+
+@pytest.mark.django_db
+def test_a_session_is_read_from_the_cache_after_its_first_read(client):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from accounts.sessions import SessionStore
+
+    _redis_cache()
+    client.force_login(UserFactory())
+    key = client.cookies["sessionid"].value
+    SessionStore(key).load()
+    with CaptureQueriesContext(connection) as queries:
+        assert "_auth_user_id" in SessionStore(key).load()
+    assert len(queries) == 0
