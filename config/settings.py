@@ -209,7 +209,7 @@ WEBHOOK_TIMEOUT = env.float("WEBHOOK_TIMEOUT", default=10.0)
 ALLOW_LOCAL_DELIVERY_TARGETS = env.bool("ALLOW_LOCAL_DELIVERY_TARGETS", default=False)
 #: Sessions live in the database and are read through the cache (never in the cache alone): a
 #: Redis outage misses the cache and reads the database, so it logs nobody out.
-SESSION_ENGINE = "accounts.sessions"
+SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
 
 AUTH_USER_MODEL = "accounts.User"
 AUTHENTICATION_BACKENDS = [
