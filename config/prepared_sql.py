@@ -12,8 +12,8 @@ PostgreSQL and SQLite.
 The SQL names tables and columns through the models' metadata: `{g}` is alias g's table (quoted,
 followed by its alias), `{g.field}` that field's column. Every value read goes through its
 field's conversions from the database, as the ORM's own reads do; model rows through
-`Model.from_db`, a joined model cached on its foreign key. Models are named by label, so this
-module imports none of the apps (settings import it before they are ready).
+`Model.from_db`, a joined model cached on its foreign key. Models are named by label, so
+`config` imports none of the apps.
 """
 
 from __future__ import annotations
@@ -105,6 +105,7 @@ class PreparedValues:
 @dataclass(frozen=True)
 class _Statement:
     sql: str
+    model: type[models.Model]
     names: tuple[str, ...]  # the model's attribute names, in column order
     join: models.ForeignKey | None
     joined_names: tuple[str, ...]  # the joined model's
@@ -142,7 +143,7 @@ class PreparedRead:
             rows = cursor.fetchall()
         instances = [self._instance(statement, row, connection) for row in rows]
         for name, value in (known or {}).items():
-            foreign_key = apps.get_model(self.model)._meta.get_field(name)
+            foreign_key = statement.model._meta.get_field(name)
             for instance in instances:
                 foreign_key.set_cached_value(instance, value)
         return instances
@@ -153,9 +154,8 @@ class PreparedRead:
 
     def _instance(self, statement: _Statement, row, connection) -> models.Model:
         values = _convert(row, statement.converters, connection)
-        model = apps.get_model(self.model)
         own_end = len(statement.names)
-        instance = model.from_db(connection.alias, statement.names, values[:own_end])
+        instance = statement.model.from_db(connection.alias, statement.names, values[:own_end])
         joined_end = own_end + len(statement.joined_names)
         foreign_key = statement.join
         if foreign_key is not None:
@@ -197,8 +197,8 @@ class PreparedRead:
         lock = " FOR UPDATE" if self.lock and connection.features.has_select_for_update else ""
         sql = names.render(f"SELECT {', '.join(columns)} FROM {{m}}{join_sql} {self.where}")
         statement = self._statements[connection.alias] = _Statement(
-            sql=sql + lock, names=tuple(each.attname for _, each in own), join=foreign_key,
-            joined_names=tuple(each.attname for _, each in joined),
+            sql=sql + lock, model=model, names=tuple(each.attname for _, each in own),
+            join=foreign_key, joined_names=tuple(each.attname for _, each in joined),
             converters=tuple(converters))
         return statement
 
@@ -227,15 +227,20 @@ CHANGE_SEATS = PreparedRead(
             models.BooleanField()),
     })
 
+def _away_until(player: str) -> str:
+    """The end of the vacation the player `player` (a column) is on at the moment given as the
+    two parameters (the latest to start), as `games.selectors.lists.away_until` reads it."""
+    return ("(SELECT {v.ends_at} FROM {v} WHERE {v.user} = " + player + " AND "
+            "{v.starts_at} <= %s AND {v.ends_at} > %s ORDER BY {v.starts_at} DESC LIMIT 1)")
+
+
 #: A shown game (detail, legal actions, page): the game row, then its seats with their players
 #: and the end of the vacation each player is on now (the latest to start).
 SHOWN_GAME = PreparedRead("games.Game", where="WHERE {m.id} = %s")
 SHOWN_SEATS = PreparedRead(
     "games.Seat", join="user", where="WHERE {m.game} = %s ORDER BY {m.number}, {m.join_order}",
     tables={"v": "accounts.Vacation"},
-    extra={"away_until": (
-        "SELECT {v.ends_at} FROM {v} WHERE {v.user} = {m.user} AND {v.starts_at} <= %s "
-        "AND {v.ends_at} > %s ORDER BY {v.starts_at} DESC LIMIT 1", "v.ends_at")})
+    extra={"away_until": (_away_until("{m.user}"), "v.ends_at")})
 
 #: A game's stamp (games.selectors.stamps, every conditional GET): the game's fields, its
 #: creator's name, its rating application, and per seat (one row each, in join order) the
@@ -249,8 +254,7 @@ STAMP = PreparedValues(
     tables={"g": "games.Game", "c": "accounts.User", "r": "games.RatingApplication",
             "s": "games.Seat", "u": "accounts.User", "v": "accounts.Vacation"},
     select=[*STAMP_GAME_FIELDS, *STAMP_SEAT_FIELDS,
-            ("(SELECT {v.ends_at} FROM {v} WHERE {v.user} = {s.user} AND {v.starts_at} <= %s "
-             "AND {v.ends_at} > %s ORDER BY {v.starts_at} DESC LIMIT 1)", "v.ends_at"),
+            (_away_until("{s.user}"), "v.ends_at"),
             "s.turn_notified_at"],
     sql="FROM {g} INNER JOIN {c} ON {c.id} = {g.created_by} "
         "LEFT JOIN {r} ON {r.game} = {g.id} LEFT JOIN {s} ON {s.game} = {g.id} "
