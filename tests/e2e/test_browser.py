@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 from django.core import mail
+from playwright.sync_api import expect
 
 from games.models import Game, GameStatus
 
@@ -66,7 +67,7 @@ def sign_up(browser, base_url: str, username: str):
     page.goto(f"{base_url}{link}")
     page.click("form button[type=submit]")
     page.wait_for_url(f"{base_url}/")
-    assert page.get_by_text("Your move").first.is_visible()
+    expect(page.get_by_text("Your move").first).to_be_visible()
     return page
 
 
@@ -85,11 +86,12 @@ def test_two_players_sign_up_create_join_start_and_move(browser, live_server):
 
     bob.goto(game_url)
     bob.click("button:has-text('Join')")
-    assert bob.get_by_text("You joined the game.").is_visible()
+    expect(bob.get_by_text("You joined the game.")).to_be_visible()
 
     alice.reload()
     alice.click("button:has-text('Start')")
-    assert alice.get_by_text("The game has started.").is_visible()
+    # A click does not wait for the page it posts to: expect() looks again until it is shown.
+    expect(alice.get_by_text("The game has started.")).to_be_visible()
     game = Game.objects.get()
     assert game.status == GameStatus.ACTIVE
 
@@ -98,7 +100,7 @@ def test_two_players_sign_up_create_join_start_and_move(browser, live_server):
     choices.nth(2).click()
     # Nothing is sent before Confirm: the sheet shows what the choice does.
     alice.locator("#sheet .confirm-button").click()
-    assert alice.get_by_text("bid 3.").first.is_visible()
+    expect(alice.get_by_text("bid 3.").first).to_be_visible()
     game.refresh_from_db()
     assert game.version == 1
 
