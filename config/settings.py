@@ -208,8 +208,9 @@ WEBHOOK_TIMEOUT = env.float("WEBHOOK_TIMEOUT", default=10.0)
 #: private networks), which production refuses.
 ALLOW_LOCAL_DELIVERY_TARGETS = env.bool("ALLOW_LOCAL_DELIVERY_TARGETS", default=False)
 #: Sessions live in the database and are read through the cache (never in the cache alone): a
-#: Redis outage misses the cache and reads the database, so it logs nobody out.
-SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
+#: Redis outage misses the cache and reads the database, so it logs nobody out. Django's cached_db,
+#: through the process's cache object (accounts/sessions.py).
+SESSION_ENGINE = "accounts.sessions"
 
 AUTH_USER_MODEL = "accounts.User"
 AUTHENTICATION_BACKENDS = [
@@ -353,8 +354,8 @@ REST_FRAMEWORK = {
     "PAGE_SIZE": 25,
     # The counters live in the cache, which fails open: with Redis unreachable nothing is limited.
     "DEFAULT_THROTTLE_CLASSES": [
-        "rest_framework.throttling.AnonRateThrottle",
-        "rest_framework.throttling.UserRateThrottle",
+        "config.throttling.AnonRateThrottle",
+        "config.throttling.UserRateThrottle",
     ],
     "DEFAULT_THROTTLE_RATES": {
         "anon": env.str("API_THROTTLE_ANON", default="60/min"),

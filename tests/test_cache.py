@@ -11,7 +11,7 @@ import threading
 import pytest
 from django.core.cache import cache, caches
 
-from config.cache import FailOpenRedisCache
+from config.cache import FailOpenRedisCache, process_cache, process_caches
 from tests.factories import UserFactory
 
 pytestmark = pytest.mark.redis
@@ -96,3 +96,26 @@ def test_unreachable_a_signed_in_player_stays_signed_in(client, settings, caplog
     assert "Exception ignored" in caplog.text
     client.logout()
     assert client.get("/").wsgi_request.user.is_authenticated is False
+
+
+def test_sessions_and_throttles_use_one_cache_object_in_every_thread(settings):
+    """Django builds `caches[alias]` anew in each thread and async context (each ASGI request);
+    the session store and the API throttles take the process's one object instead."""
+    from accounts.sessions import SessionStore
+    from config.throttling import AnonRateThrottle, ScopedRateThrottle, UserRateThrottle
+
+    sessions = _in_threads(lambda: SessionStore()._cache, 3)
+    assert len({id(each) for each in sessions}) == 1
+    assert sessions[0] is process_caches[settings.SESSION_CACHE_ALIAS]
+    for throttle in (AnonRateThrottle, UserRateThrottle, ScopedRateThrottle):
+        seen = _in_threads(lambda throttle=throttle: throttle().cache == sessions[0], 3)
+        assert seen == [True] * 3
+
+
+def test_the_process_cache_follows_a_change_of_the_cache_setting(settings, caplog):
+    before = process_caches["default"]
+    unreachable_cache(settings)
+    assert process_caches["default"] is not before
+    with caplog.at_level(logging.ERROR, logger="config.cache"):
+        assert process_cache.get("anything", "default") == "default"
+    assert "Exception ignored" in caplog.text

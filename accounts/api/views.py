@@ -19,7 +19,6 @@ from drf_spectacular.utils import extend_schema
 from rest_framework import permissions, serializers, status
 from rest_framework.exceptions import NotFound
 from rest_framework.response import Response
-from rest_framework.throttling import ScopedRateThrottle
 from rest_framework.views import APIView
 
 from accounts.api.permissions import InsufficientScope, TokenScopeRequired
@@ -35,6 +34,7 @@ from accounts.api.serializers import (
 from accounts.models import PersonalAccessToken
 from accounts.services import LoginLocked, password_login
 from accounts.tokens import ALL_SCOPES, TokenError, token_create, token_revoke, tokens_of
+from config.throttling import ScopedRateThrottle
 from games.api.errors import error_body
 from games.exceptions import GameError, NotAllowed
 

@@ -11,10 +11,10 @@ from rest_framework import generics, mixins, permissions, status, viewsets
 from rest_framework.decorators import action as route
 from rest_framework.exceptions import NotFound, ValidationError
 from rest_framework.response import Response
-from rest_framework.throttling import UserRateThrottle
 from rest_framework.views import APIView
 
 from accounts.api.permissions import TokenScopeRequired
+from config.throttling import UserRateThrottle
 from games import selectors, services
 from games.api import etags
 from games.api.players import PLAYER_FILTER_PARAMETERS, GamePlayersMixin, player_filters
