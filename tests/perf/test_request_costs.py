@@ -15,6 +15,7 @@ at once. The HTTP client runs in its own process (tests/perf/request_load.py). A
                                 runs) or `gthread` (WSGI, for processes that serve no
                                 event streams)
     TURNPOST_BENCH_THREADS      threads per gthread worker (default 8)
+    TURNPOST_BENCH_KINDS        the kinds of the cost batches (default all; the floor first)
     TURNPOST_BENCH_PY_SPY       path of a py-spy binary: the workers' stacks while they hold
                                 the GIL during the cost batches, in
                                 TEST_ARTIFACTS_DIR/request-profile-N.txt (collapsed stacks)
@@ -59,7 +60,10 @@ SECONDS = float(os.environ.get("TURNPOST_BENCH_SECONDS", "20"))
 WORKERS = int(os.environ.get("TURNPOST_BENCH_WORKERS", "2"))
 SERVER = os.environ.get("TURNPOST_BENCH_SERVER", "uvicorn")
 THREADS = int(os.environ.get("TURNPOST_BENCH_THREADS", "8"))
-KINDS = ["floor", "move", "detail", "detail-304", "poll", "page", "actions"]
+#: The request kinds of the cost batches, the floor first (TURNPOST_BENCH_KINDS: a comma-separated
+#: subset, e.g. "floor,poll" to look at one kind with TURNPOST_BENCH_PY_SPY).
+KINDS = os.environ.get("TURNPOST_BENCH_KINDS",
+                       "floor,move,detail,detail-304,poll,page,actions").split(",")
 
 
 def _game_specs(count: int) -> list[dict]:
@@ -160,15 +164,22 @@ def test_request_costs_and_moves_per_second(benchmark, settings, tmp_path):
     if benchmark.disabled:
         pytest.skip("a load test: `make bench` runs it")
     settings.EVENTS_CHANNEL_PREFIX = prefix = f"bench-{uuid.uuid4().hex[:10]}"
+    # The server's key signs the sessions made here: with another key every cookie's session
+    # would be refused (and flushed), and the poll and page measured as an anonymous visitor's.
+    settings.SECRET_KEY = secret_key = secrets.token_urlsafe(64)
     specs = _game_specs(max(GAMES, CLIENTS))
     env = {**os.environ, "DATABASE_URL": database_url(), "DATA_DIR": str(tmp_path),
            "EVENTS_CHANNEL_PREFIX": prefix, "DJANGO_DEBUG": "false",
-           "DJANGO_SECRET_KEY": secrets.token_urlsafe(64), "DJANGO_SECURE_SSL_REDIRECT": "false",
+           "DJANGO_SECRET_KEY": secret_key, "DJANGO_SECURE_SSL_REDIRECT": "false",
            "DATABASE_CONN_MAX_AGE": "0"}
     server, worker, base = _start(tmp_path, env)
     try:
         pids = _workers(server.pid)
         assert len(pids) == WORKERS
+        # The cookies made here sign the players in (the poll and page are a player's).
+        signed_in = requests.get(f"{base}/settings/", allow_redirects=False, timeout=30,
+                                 cookies={"sessionid": specs[0]["sessions"][0]})
+        assert signed_in.status_code == 200, signed_in.status_code
         costs_plan = {"mode": "costs", "base": base, "worker_pids": pids, "kinds": KINDS,
                       "games": specs[:GAMES], "batch": BATCH, "concurrency": 4,
                       "connections": 8}
