@@ -90,6 +90,7 @@ class EngineListView(APIView):
     def get(self, request):
         return Response([engine.describe_engine() for engine in all_engines()])
 
+
 class EngineDetailView(APIView):
     permission_classes = [permissions.AllowAny, TokenScopeRequired]
 
