@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 from allauth.account.models import EmailAddress
 from playwright.sync_api import Error as PlaywrightError
+from playwright.sync_api import expect
 
 from games import services
 from games.engines.base import canonical_action
@@ -306,7 +307,8 @@ def test_without_javascript_a_choice_is_a_form_that_leads_to_confirm(browser, li
     assert all(choices.nth(i).is_visible() for i in range(choices.count()))
     version = game.version
     choices.first.click()
-    assert page.locator("#confirm .confirm-button").is_visible()
+    # The click posts a form: expect() waits for the page it leads to.
+    expect(page.locator("#confirm .confirm-button")).to_be_visible()
     game.refresh_from_db()
     assert game.version == version, "nothing is sent before Confirm"
     page.locator("#confirm .confirm-button").click()
