@@ -227,6 +227,7 @@ CHANGE_SEATS = PreparedRead(
             models.BooleanField()),
     })
 
+
 def _away_until(player: str) -> str:
     """The end of the vacation the player `player` (a column) is on at the moment given as the
     two parameters (the latest to start), as `games.selectors.lists.away_until` reads it."""
