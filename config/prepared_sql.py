@@ -267,10 +267,3 @@ POLL = PreparedValues(
     tables={"g": "games.Game", "s": "games.Seat"},
     select=["g.version", "g.status", "g.allow_spectators", "s.id", "s.user"],
     sql="FROM {g} LEFT JOIN {s} ON {s.game} = {g.id} WHERE {g.id} = %s")
-
-#: A game page's newest log entries (all, or up to a past version) and chat messages.
-LOG = PreparedRead("games.Action", where="WHERE {m.game} = %s ORDER BY {m.sequence} DESC LIMIT %s")
-LOG_UP_TO = PreparedRead("games.Action", where=(
-    "WHERE {m.game} = %s AND {m.sequence} <= %s ORDER BY {m.sequence} DESC LIMIT %s"))
-CHAT = PreparedRead("games.ChatMessage", join="author", where=(
-    "WHERE {m.game} = %s ORDER BY {m.created_at} DESC, {m.id} DESC LIMIT %s"))

@@ -16,10 +16,9 @@ from django.test.utils import CaptureQueriesContext
 
 from accounts.models import PersonalAccessToken, Sanction, SanctionKind, Vacation
 from accounts.tokens import ALL_SCOPES, TokenInvalid, token_authenticate, token_create
-from games import selectors, services
-from games.engines.registry import get_engine
+from games import selectors
 from games.exceptions import LobbyError
-from games.models import ChatMessage, Game, Seat
+from games.models import Game, Seat
 from games.selectors.lists import away_until, game_seats
 from games.services.access import locked_game, seats_of
 from tests.factories import UserFactory, started_game
@@ -201,35 +200,3 @@ def test_the_polls_read_is_the_orms():
     assert seated.count(None) == 1  # the bot's seat
     assert selectors.game_version_and_seats(game.pk + 1000) is None
 
-
-def test_a_pages_log_and_chat_are_the_orms():
-    game, users = started_game(2, engine="stone_age", now=T0)
-    engine = get_engine("stone_age")
-    for _ in range(4):  # four moves: a log entry each
-        game.refresh_from_db()
-        seat = engine.active_seats(game.state)[0]
-        services.game_action_submit(game_id=game.pk, user=users[seat], action=engine.legal_actions(
-            game.state, seat)[0], expected_version=game.version)
-    for index in range(4):
-        ChatMessage.objects.create(game=game, author=users[index % 2], body=f"message {index}")
-    assert game.actions.count() >= 3
-    newest = selectors.log_newest(game, 2)
-    orm = list(game.actions.order_by("-sequence")[:2])
-    assert [entry.sequence for entry in newest] == [entry.sequence for entry in orm]
-    for ours, theirs in zip(newest, orm, strict=True):
-        assert_same_model(ours, theirs)
-        assert ours.game is game
-    up_to = orm[-1].sequence
-    assert [entry.sequence for entry in selectors.log_newest(game, 30, up_to=up_to)] == list(
-        game.actions.filter(sequence__lte=up_to).order_by("-sequence")
-        .values_list("sequence", flat=True))
-    chat = selectors.chat_newest(game, 3)
-    orm_chat = list(game.chat_messages.select_related("author").order_by("-created_at", "-id")
-                    [:3])[::-1]
-    assert [message.body for message in chat] == ["message 1", "message 2", "message 3"]
-    with CaptureQueriesContext(connection) as queries:
-        for ours, theirs in zip(chat, orm_chat, strict=True):
-            assert_same_model(ours, theirs)
-            assert_same_model(ours.author, theirs.author)
-            assert ours.game is game
-    assert len(queries) == 0
