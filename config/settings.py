@@ -96,6 +96,8 @@ MIDDLEWARE = [
     # The language from the cookie or Accept-Language; PlayerLanguageMiddleware below puts a
     # signed-in player's own choice first.
     "django.middleware.locale.LocaleMiddleware",
+    # A control character in the query string (`?player=a%00b`) is a 400 before any view runs.
+    "config.request_checks.RefuseControlCharactersMiddleware",
     # /api/v1/... with or without the final slash (the schema names paths without it).
     "games.api.middleware.ApiTrailingSlashMiddleware",
     "django.middleware.common.CommonMiddleware",
