@@ -98,6 +98,12 @@ def invite_link(request, token):
         return redirect("games:detail", game_id=game.pk)
     if seat is not None:
         return redirect("games:detail", game_id=game.pk)
+    if game.status != GameStatus.OPEN:
+        # A link outlives its game's lobby, and whoever holds it may not be one of its players:
+        # it no longer says anything about the game (its name, players, options).
+        return render(request, "players/invite.html", {"error": gettext(
+            "This invite link no longer opens a game: the game it named has started or ended.")},
+            status=410)
     refusal = None
     if request.user.is_authenticated and game.status == GameStatus.OPEN:
         refusal = services.join_refusal(game, request.user, via_link=True)

@@ -88,6 +88,28 @@ def test_a_link_to_a_started_game_no_longer_seats_anyone():
         invites.invite_link_join(token=token, user=UserFactory())
 
 
+@pytest.mark.parametrize("signed_in", [False, True])
+def test_a_dead_link_page_shows_nothing_about_the_game(signed_in):
+    game, creator = private_game(players=2, name="Secret Sunday table")
+    path = invites.invite_path(game)
+    bob = UserFactory()
+    invites.invite_link_join(token=invites.invite_token(game), user=bob)
+    with committed():
+        services.game_start(game_id=game.pk, user=creator)
+    client = Client()
+    if signed_in:
+        client.force_login(UserFactory())
+    page = client.get(path)
+    body = page.content.decode()
+    assert page.status_code == 410 and "no longer opens a game" in body
+    for secret in ("Secret Sunday table", creator.public_name, bob.public_name, "Toy"):
+        assert secret not in body
+    # A player of the game is still taken to it.
+    seated = Client()
+    seated.force_login(bob)
+    assert seated.get(path).url == f"/games/{game.pk}/"
+
+
 def test_the_link_page_offers_join_logged_in_and_sign_up_logged_out():
     game, alice = private_game()
     path = invites.invite_path(game)
