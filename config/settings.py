@@ -150,7 +150,10 @@ DATABASES["default"]["DISABLE_SERVER_SIDE_CURSORS"] = env.bool(
 DATABASE_POOL_SIZE = env.int("DATABASE_POOL_SIZE", default=0 if DEBUG else 8)
 if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql" and DATABASE_POOL_SIZE:
     DATABASES["default"]["CONN_MAX_AGE"] = 0  # the pool keeps the connections instead
-    DATABASES["default"]["CONN_HEALTH_CHECKS"] = False  # the pool drops broken connections
+    # With a pool, Django hands this to psycopg_pool as `check=ConnectionPool.check_connection`:
+    # each connection is tested as it leaves the pool, so the first request after PostgreSQL
+    # dropped the pool's connections (a restart) gets a fresh one instead of a 503.
+    DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
     DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
         "min_size": 1, "max_size": DATABASE_POOL_SIZE, "timeout": 10}
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
