@@ -44,3 +44,4 @@ def test_ordinary_queries_still_pass(query):
     response = APIClient().get(f"/api/v1/games/?{query}")
     assert response.status_code == 200, response.content[:300]
     assert response.json()["results"]
+
