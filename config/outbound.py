@@ -270,7 +270,12 @@ def post(url: str, body: bytes, headers: dict[str, str], *, timeout: float,
          max_body: int = MAX_BODY) -> Answer:
     """POSTs `body` to `url` under the rules above, in at most `timeout` seconds from the
     connect on. Raises OutboundRefused (nothing was sent) or OutboundFailed."""
-    where = target(url)
+    return send(target(url), body, headers, timeout=timeout, max_body=max_body)
+
+
+def send(where: Target, body: bytes, headers: dict[str, str], *, timeout: float,
+         max_body: int = MAX_BODY) -> Answer:
+    """`post` to a target already checked (and resolved) by `target`."""
     deadline = time.monotonic() + timeout
     sent = {"User-Agent": USER_AGENT, **headers, "Host": where.host_header}
     if where.authorization:

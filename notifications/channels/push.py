@@ -33,7 +33,7 @@ from django.db import IntegrityError, transaction
 from django.urls import reverse
 from django.utils import timezone, translation
 from django.utils.translation import gettext, ngettext
-from py_vapid import Vapid
+from py_vapid import Vapid, VapidException
 from pywebpush import WebPusher, WebPushException
 
 from config import outbound
@@ -201,13 +201,13 @@ def _send(subscription: PushSubscription, payload: dict) -> str:
     key = vapid()
     if key is None:
         raise PushFailed("VAPID_PRIVATE_KEY is not set.")
+    where = outbound.target(subscription.endpoint)  # before anything is built for it
     try:
         body, headers = _push_request(subscription, payload, key)
-    except (WebPushException, ValueError):
+    except (WebPushException, VapidException, ValueError):
         raise PushFailed(gettext("The subscription's keys are not valid.")) from None
     try:
-        answer = outbound.post(subscription.endpoint, body, headers,
-                               timeout=settings.WEBHOOK_TIMEOUT)
+        answer = outbound.send(where, body, headers, timeout=settings.WEBHOOK_TIMEOUT)
     except outbound.OutboundFailed as failed:
         raise PushFailed(str(failed)) from None
     if answer.status in (404, 410):
