@@ -8,6 +8,7 @@ outside the machine refused) by tests/live/outbound.py's guard."""
 
 from __future__ import annotations
 
+import ast
 import json
 import socket
 import time
@@ -333,3 +334,38 @@ def test_a_push_device_is_not_taken_over_by_whoever_knows_its_endpoint(settings,
         # The same browser (its own keys) changing hands: one player signs in after another.
         assert _subscribe(next_player, phone).status_code == 201
         assert PushSubscription.objects.get(endpoint=phone["endpoint"]).user == next_player
+
+
+# ---- one module ---------------------------------------------------------------------------------
+
+#: What makes an HTTP request (or a connection to make one with).
+HTTP_CLIENTS = {"requests", "urllib3", "httpx", "aiohttp", "http.client", "urllib.request",
+                "socket"}
+
+
+def test_every_outbound_request_goes_through_config_outbound():
+    """No project module but config/outbound.py imports an HTTP client (or sockets), and push
+    takes only encryption from pywebpush, never its sending."""
+    from tests.test_architecture import ROOT
+
+    offenders = []
+    for package in ("config", "games", "accounts", "notifications"):
+        for path in (ROOT / package).rglob("*.py"):
+            relative = path.relative_to(ROOT)
+            if "migrations" in relative.parts or relative.as_posix() == "config/outbound.py":
+                continue
+            for node in ast.walk(ast.parse(path.read_text(), filename=str(path))):
+                if isinstance(node, ast.Import):
+                    names = {alias.name for alias in node.names}
+                elif isinstance(node, ast.ImportFrom) and node.module:
+                    names = {node.module} | {f"{node.module}.{alias.name}"
+                                             for alias in node.names}
+                else:
+                    continue
+                used = {name for name in names
+                        if name in HTTP_CLIENTS or name.split(".")[0] in HTTP_CLIENTS - {
+                            "http.client", "urllib.request"}}
+                used |= names & {"pywebpush.webpush", "pywebpush.webpush_async"}
+                if used:
+                    offenders.append(f"{relative}: {sorted(used)}")
+    assert offenders == []
