@@ -205,7 +205,7 @@ def _send(subscription: PushSubscription, payload: dict) -> str:
     try:
         body, headers = _push_request(subscription, payload, key)
     except (WebPushException, VapidException, ValueError):
-        raise PushFailed(gettext("The subscription's keys are not valid.")) from None
+        raise PushFailed("The subscription's keys are not valid.") from None  # the worker's log
     try:
         answer = outbound.send(where, body, headers, timeout=settings.WEBHOOK_TIMEOUT)
     except outbound.OutboundFailed as failed:
