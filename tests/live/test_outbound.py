@@ -338,14 +338,13 @@ def test_a_push_device_is_not_taken_over_by_whoever_knows_its_endpoint(settings,
 
 # ---- one module ---------------------------------------------------------------------------------
 
-#: What makes an HTTP request (or a connection to make one with).
-HTTP_CLIENTS = {"requests", "urllib3", "httpx", "aiohttp", "http.client", "urllib.request",
-                "socket"}
+#: What makes an HTTP request.
+HTTP_CLIENTS = {"requests", "urllib3", "httpx", "aiohttp", "http.client", "urllib.request"}
 
 
 def test_every_outbound_request_goes_through_config_outbound():
-    """No project module but config/outbound.py imports an HTTP client (or sockets), and push
-    takes only encryption from pywebpush, never its sending."""
+    """No project module but config/outbound.py imports an HTTP client, and push takes only
+    encryption from pywebpush, never its sending."""
     from tests.test_architecture import ROOT
 
     offenders = []
