@@ -212,6 +212,9 @@ WEBHOOK_TIMEOUT = env.float("WEBHOOK_TIMEOUT", default=10.0)
 #: Development and tests only: lets webhooks go to http:// and internal addresses (loopback,
 #: private networks), which production refuses.
 ALLOW_LOCAL_DELIVERY_TARGETS = env.bool("ALLOW_LOCAL_DELIVERY_TARGETS", default=False)
+#: Outbound https (config/outbound.py) trusts the CAs in this PEM file instead of the system's
+#: (a private CA; the tests' own certificate). Empty: the system's.
+OUTBOUND_CA_FILE = env.str("OUTBOUND_CA_FILE", default="")
 #: Sessions live in the database and are read through the cache (never in the cache alone): a
 #: Redis outage misses the cache and reads the database, so it logs nobody out. Django's cached_db,
 #: through the process's cache object (accounts/sessions.py).

@@ -10,25 +10,35 @@ beside the email, under the same rules (policy.py), at most once."""
 # and put back to pending only when the push service refused it for a reason worth retrying. A
 # subscription the push service says is gone (404, 410) is deleted. A player keeps at most
 # MAX_SUBSCRIPTIONS devices; a new one replaces the oldest.
+#
+# A device (its endpoint) pushes to one player. Another player takes it over only from the same
+# browser, which proves it by the subscription's `auth` secret (only that browser and we know
+# it): one player signing in after another on a shared computer. Whoever merely knows the
+# endpoint is refused, and its player keeps the device. Every push goes through
+# config/outbound.py: a public address checked once and connected to, no redirect followed.
 
 from __future__ import annotations
 
 import base64
+import hmac
 import json
 import logging
+import time
 from datetime import datetime
 from pathlib import Path
+from urllib.parse import urlsplit
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.urls import reverse
 from django.utils import timezone, translation
 from django.utils.translation import gettext, ngettext
-from py_vapid import Vapid
-from pywebpush import WebPushException, webpush
+from py_vapid import Vapid, VapidException
+from pywebpush import WebPusher, WebPushException
 
+from config import outbound
 from games.presentation.titles import engine_title
-from notifications.channels.webhooks import WebhookRefused, check_target
+from notifications.channels.webhooks import WebhookRefused, check_target, refusal_message
 from notifications.models import (
     EmailStatus,
     Notification,
@@ -44,6 +54,8 @@ logger = logging.getLogger(__name__)
 MAX_SUBSCRIPTIONS = 5
 #: Seconds a push service keeps a push for a phone that is offline.
 PUSH_TTL = 24 * 60 * 60
+#: Seconds a VAPID signature is good for (push services refuse more than 24 hours).
+VAPID_LIFETIME = 12 * 60 * 60
 
 
 class PushFailed(Exception):
@@ -106,9 +118,17 @@ def subscription_save(*, user, data: dict, user_agent: str = "") -> PushSubscrip
     except WebhookRefused as refused:
         raise SubscriptionRefused(str(refused)) from None
     with transaction.atomic():
-        subscription, _ = PushSubscription.objects.update_or_create(
-            endpoint=endpoint, defaults={"user": user, "p256dh": p256dh, "auth": auth,
-                                         "user_agent": user_agent[:300]})
+        subscription = (PushSubscription.objects.select_for_update()
+                        .filter(endpoint=endpoint).first())
+        if subscription is None:
+            subscription = PushSubscription(endpoint=endpoint)
+        elif subscription.user_id != user.pk and not hmac.compare_digest(
+                subscription.auth.encode(), auth.encode()):
+            raise SubscriptionRefused(gettext(
+                "This device already takes another account's notifications."))
+        subscription.user, subscription.p256dh, subscription.auth = user, p256dh, auth
+        subscription.user_agent = user_agent[:300]
+        subscription.save()
         extra = list(PushSubscription.objects.filter(user=user).order_by("-created_at", "-id")
                      .values_list("pk", flat=True)[MAX_SUBSCRIPTIONS:])
         PushSubscription.objects.filter(pk__in=extra).delete()
@@ -159,24 +179,42 @@ def payload_for(notification: Notification) -> dict:
             "tag": f"{notification.kind}-{notification.game_id or notification.pk}"}
 
 
+def _push_request(subscription: PushSubscription, payload: dict, key: Vapid
+                  ) -> tuple[bytes, dict]:
+    """One push's body and headers: the payload encrypted for the browser (aes128gcm, by
+    pywebpush) and signed for the push service (VAPID, RFC 8292), as pywebpush's webpush()
+    builds them; sent by config/outbound.py, which follows no redirect."""
+    pusher = WebPusher({"endpoint": subscription.endpoint,
+                        "keys": {"p256dh": subscription.p256dh, "auth": subscription.auth}})
+    body = pusher.encode(json.dumps(payload, separators=(",", ":")).encode(),
+                         "aes128gcm")["body"]
+    parts = urlsplit(subscription.endpoint)
+    claims = {"sub": settings.VAPID_SUBJECT, "aud": f"{parts.scheme}://{parts.netloc}",
+              "exp": int(time.time()) + VAPID_LIFETIME}
+    headers = {**key.sign(claims), "Content-Encoding": "aes128gcm", "TTL": str(PUSH_TTL)}
+    return body, headers
+
+
 def _send(subscription: PushSubscription, payload: dict) -> str:
-    """Returns "sent" or "gone" (the subscription was deleted); raises PushFailed."""
+    """Returns "sent" or "gone" (the subscription was deleted); raises PushFailed or
+    outbound.OutboundRefused."""
     key = vapid()
+    if key is None:
+        raise PushFailed("VAPID_PRIVATE_KEY is not set.")
+    where = outbound.target(subscription.endpoint)  # before anything is built for it
     try:
-        webpush(
-            subscription_info={"endpoint": subscription.endpoint,
-                               "keys": {"p256dh": subscription.p256dh, "auth": subscription.auth}},
-            data=json.dumps(payload, separators=(",", ":")), vapid_private_key=key,
-            vapid_claims={"sub": settings.VAPID_SUBJECT}, ttl=PUSH_TTL,
-            timeout=settings.WEBHOOK_TIMEOUT)
-    except WebPushException as problem:
-        status = problem.response.status_code if problem.response is not None else None
-        if status in (404, 410):
-            subscription.delete()
-            return "gone"
-        raise PushFailed(f"{status}: {problem}"[:300]) from None
-    except OSError as problem:
-        raise PushFailed(str(problem)[:300]) from None
+        body, headers = _push_request(subscription, payload, key)
+    except (WebPushException, VapidException, ValueError):
+        raise PushFailed("The subscription's keys are not valid.") from None  # the worker's log
+    try:
+        answer = outbound.send(where, body, headers, timeout=settings.WEBHOOK_TIMEOUT)
+    except outbound.OutboundFailed as failed:
+        raise PushFailed(str(failed)) from None
+    if answer.status in (404, 410):
+        subscription.delete()
+        return "gone"
+    if not answer.ok:  # a redirect too: a push service answers 201
+        raise PushFailed(answer.status_line)
     PushSubscription.objects.filter(pk=subscription.pk).update(last_success_at=timezone.now())
     return "sent"
 
@@ -185,10 +223,11 @@ def _send_to_all(user, payload: dict) -> tuple[int, list[str]]:
     sent, errors = 0, []
     for subscription in list(PushSubscription.objects.filter(user=user)):
         try:
-            check_target(subscription.endpoint)
             sent += _send(subscription, payload) == "sent"
-        except (PushFailed, WebhookRefused) as problem:
+        except PushFailed as problem:
             errors.append(str(problem))
+        except outbound.OutboundRefused as refused:
+            errors.append(refusal_message(refused))
     return sent, errors
 
 

@@ -15,16 +15,12 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-import ipaddress
 import json
 import random
 import secrets
-import socket
 import time
 from datetime import datetime, timedelta
-from urllib.parse import urlsplit
 
-import requests
 from django.conf import settings
 from django.db import transaction
 from django.dispatch import Signal
@@ -32,6 +28,7 @@ from django.urls import reverse
 from django.utils import timezone, translation
 from django.utils.translation import gettext, gettext_lazy
 
+from config import outbound
 from config.celery import app, publish_after_commit
 from games.presentation.summaries.common import comma
 from games.services.moderation import MODERATE_GAMES
@@ -82,34 +79,25 @@ class WebhookFailed(Exception):
 # ---- addresses ----------------------------------------------------------------------------------
 
 
-def _local_targets_allowed() -> bool:
-    return settings.ALLOW_LOCAL_DELIVERY_TARGETS
-
-
 def check_target(url: str) -> None:
-    """HTTPS to a public address only: never our own machine or network (loopback, private,
-    link-local, reserved ranges), whatever the name resolves to. ALLOW_LOCAL_DELIVERY_TARGETS
-    lifts this for development and tests."""
-    parts = urlsplit(url)
-    if parts.scheme not in ("https", "http") or not parts.hostname:
-        raise WebhookRefused(gettext("A webhook address must be an https:// URL."))
-    if _local_targets_allowed():
-        return
-    if parts.scheme != "https":
-        raise WebhookRefused(gettext("A webhook address must be an https:// URL."))
+    """HTTPS to a public address only: never our own machine or network, whatever the name
+    resolves to (config/outbound.py's rules, which each delivery applies again).
+    ALLOW_LOCAL_DELIVERY_TARGETS lifts this for development and tests."""
     try:
-        port = parts.port or 443
-        infos = socket.getaddrinfo(parts.hostname, port, proto=socket.IPPROTO_TCP)
-    except (socket.gaierror, ValueError, UnicodeError):
-        raise WebhookRefused(gettext("%(parts_hostname)s cannot be resolved.")
-                                 % {"parts_hostname": parts.hostname}) from None
-    for info in infos:
-        address = ipaddress.ip_address(info[4][0].split("%", 1)[0])
-        if not address.is_global:
-            raise WebhookRefused(gettext(
-                "%(parts_hostname)s points at an internal address (%(address)s); "
-                                 "webhooks only go to public addresses.")
-                                     % {"parts_hostname": parts.hostname, "address": address})
+        outbound.target(url)
+    except outbound.OutboundRefused as refused:
+        raise WebhookRefused(refusal_message(refused)) from None
+
+
+def refusal_message(refused: outbound.OutboundRefused) -> str:
+    if refused.reason == "unresolvable":
+        return gettext("%(parts_hostname)s cannot be resolved.") % {
+            "parts_hostname": refused.host}
+    if refused.reason == "internal":
+        return gettext("%(parts_hostname)s points at an internal address (%(address)s); "
+                       "webhooks only go to public addresses.") % {
+            "parts_hostname": refused.host, "address": refused.address}
+    return gettext("A webhook address must be an https:// URL.")
 
 
 # ---- registering --------------------------------------------------------------------------------
@@ -335,19 +323,18 @@ def deliver(*, delivery_id: int, now: datetime | None = None) -> str:
     body = delivery.body.encode()
     error, status = None, None
     try:
-        check_target(webhook.url)
-        response = requests.post(
-            webhook.url, data=body, timeout=settings.WEBHOOK_TIMEOUT, allow_redirects=False,
+        answer = outbound.post(
+            webhook.url, body, timeout=settings.WEBHOOK_TIMEOUT,
             headers={"Content-Type": "application/json", "User-Agent": "Turnpost-Webhooks/1",
                      SIGNATURE_HEADER: signature(webhook.secret, int(time.time()), body),
                      "Turnpost-Event": delivery.kind, "Turnpost-Delivery": str(delivery.pk)})
-        status = response.status_code
-        if not 200 <= status < 300:
-            error = f"HTTP {status}: {response.text[:200]}"
-    except WebhookRefused as refused:
-        error = str(refused)
-    except requests.RequestException as problem:
-        error = f"{type(problem).__name__}: {problem}"[:500]
+        status = answer.status
+        if not answer.ok:
+            error = answer.status_line  # never the body: the log is read by whoever registered
+    except outbound.OutboundRefused as refused:
+        error = refusal_message(refused)
+    except outbound.OutboundFailed as failed:
+        error = str(failed)
     return _record(delivery, error, status, now)
 
 
