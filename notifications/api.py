@@ -1,5 +1,6 @@
 """Webhooks through the API: a player's own (`/api/v1/me/webhooks/`) and a game's
-(`/api/v1/games/{game_id}/webhooks/`, for its creator and moderators)."""
+(`/api/v1/games/{game_id}/webhooks/`, for its creator and moderators). Every operation needs a
+token's `manage` scope (or a browser session)."""
 
 # Each: list and register; `…/{id}/` (delete), `…/{id}/enable/` (turn back on),
 # `…/{id}/deliveries/` (the delivery log).
@@ -63,6 +64,8 @@ class _WebhookView(APIView):
     """The caller's own webhooks; the game views below override `scope` for a game's."""
 
     permission_classes = [IsAuthenticated, TokenScopeRequired]
+    # A webhook hears about everything its kinds name for as long as it lives.
+    read_scope = write_scope = "manage"
     serializer_class = WebhookSerializer
 
     def scope(self, request, **kwargs) -> tuple[QuerySet, object]:
