@@ -123,9 +123,11 @@ def webhook_requests(own: Webhook, hosted: Webhook) -> list[tuple[str, str, dict
     mine, games = "/api/v1/me/webhooks/", f"/api/v1/games/{hosted.game_id}/webhooks/"
     return [
         ("get", mine, None), ("post", mine, body), ("post", f"{mine}{own.pk}/enable/", None),
+        ("post", f"{mine}{own.pk}/rotate-secret/", None),
         ("get", f"{mine}{own.pk}/deliveries/", None), ("delete", f"{mine}{own.pk}/", None),
         ("get", games, None), ("post", games, game_body),
         ("post", f"{games}{hosted.pk}/enable/", None),
+        ("post", f"{games}{hosted.pk}/rotate-secret/", None),
         ("get", f"{games}{hosted.pk}/deliveries/", None),
         ("delete", f"{games}{hosted.pk}/", None),
     ]
