@@ -177,3 +177,56 @@ def test_push_devices_are_not_managed_with_a_token():
     answer = every_scope.post("/notifications/push/subscribe/", device, format="json")
     assert answer.status_code == 302 and "/accounts/login/" in answer["Location"]
     assert not PushSubscription.objects.exists()
+
+
+def test_the_password_logins_earlier_tokens_get_manage_chosen_scopes_stay():
+    """accounts/migrations/0010: live tokens the password login made before `manage` existed
+    had every scope there was, and keep having them; tokens made with chosen scopes do not
+    gain it, nor do revoked ones."""
+    from importlib import import_module
+
+    from django.apps import apps
+
+    migration = import_module("accounts.migrations.0010_password_login_tokens_manage")
+    user = UserFactory()
+    earlier = token_create(user=user, name="Password login", scopes=BOT_SCOPES,
+                           via="password login")[0]
+    revoked = token_create(user=user, name="Password login", scopes=BOT_SCOPES,
+                           via="password login")[0]
+    PersonalAccessToken.objects.filter(pk=revoked.pk).update(revoked_at=revoked.created_at)
+    chosen = token_create(user=user, name="bot", scopes=BOT_SCOPES, via="api")[0]
+    migration.grant_manage(apps, None)
+    scopes = dict(PersonalAccessToken.objects.values_list("pk", "scopes"))
+    assert scopes == {earlier.pk: [*BOT_SCOPES, "manage"], revoked.pk: BOT_SCOPES,
+                      chosen.pk: BOT_SCOPES}
+
+
+def test_the_schema_documents_manage_and_shows_the_secret_in_two_answers_only(hooks):
+    import jsonschema
+
+    schema = APIClient().get("/api/schema/", {"format": "json"}).json()
+    components, paths = schema["components"]["schemas"], schema["paths"]
+    assert "manage" in components["ScopesEnum"]["enum"]
+    assert "`manage`" in schema["components"]["securitySchemes"]["bearerAuth"]["description"]
+    with_secret = set()
+    for path, methods in paths.items():
+        for method, operation in methods.items():
+            for code, response in operation["responses"].items():
+                body = response.get("content", {}).get("application/json", {}).get("schema", {})
+                ref = body.get("$ref", body.get("items", {}).get("$ref", ""))
+                if "secret" in components.get(ref.rsplit("/", 1)[-1], {}).get("properties", {}):
+                    with_secret.add((method, path, code))
+    assert with_secret == {
+        ("post", "/api/v1/me/webhooks", "201"),
+        ("post", "/api/v1/me/webhooks/{id}/rotate-secret", "200"),
+        ("post", "/api/v1/games/{game_id}/webhooks", "201"),
+        ("post", "/api/v1/games/{game_id}/webhooks/{id}/rotate-secret", "200")}
+    for path, method in [("/api/v1/tokens", "get"), ("/api/v1/tokens", "post"),
+                         ("/api/v1/me", "patch"), ("/api/v1/me/webhooks", "get")]:
+        assert "403" in paths[path][method]["responses"], (method, path)
+        assert "`manage`" in paths[path][method]["description"], (method, path)
+    assert "insufficient_scope" in paths["/api/v1/tokens"]["get"]["responses"]["403"][
+        "description"]
+    host, _, _ = hooks
+    refused = scoped(host, BOT_SCOPES)[0].get("/api/v1/me/webhooks/")
+    jsonschema.validate(refused.json(), components["Error"])
