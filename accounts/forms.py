@@ -34,7 +34,10 @@ class AccessTokenForm(forms.Form):
         label=_("Scopes"),
         choices=[("read", _("read: your games, their logs and your account")),
                  ("play", _("play: moves, joining, starting, resigning, invitations")),
-                 ("chat", _("chat: writing in game chats and reporting"))],
+                 ("chat", _("chat: writing in game chats and reporting")),
+                 ("manage", _("manage: your tokens, webhooks and account settings (give it "
+                              "only to programs that need it: a token with it can make new "
+                              "tokens)"))],
         widget=forms.CheckboxSelectMultiple, initial=["read", "play"])
     expires_in_days = forms.IntegerField(
         required=False, min_value=1, max_value=366, label=_("Expires after (days)"),

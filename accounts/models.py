@@ -277,6 +277,9 @@ class TokenScope(models.TextChoices):
     READ = "read", _("Read your games, their logs and your account")
     PLAY = "play", _("Make moves, join, start, resign and invite")
     CHAT = "chat", _("Write in game chats")
+    #: What outlasts or widens a token's reach: tokens, webhooks (their signing secrets), push
+    #: devices and account settings. A leaked token without it cannot mint a successor.
+    MANAGE = "manage", _("Manage your tokens, webhooks and account settings")
 
 
 class PersonalAccessToken(models.Model):

@@ -1,5 +1,7 @@
 """Personal access tokens, as Lichess has them: a player makes a named token with scopes
-(`read`, `play`, `chat`) and an optional expiry, sees it once, and can revoke it at any time.
+(`read`, `play`, `chat`, `manage`) and an optional expiry, sees it once, and can revoke it at any
+time. `manage` (making, listing and revoking tokens, webhooks, account settings) is the scope a
+leaked token must not have: without it the token cannot outlive its own revocation.
 
 Only the token's SHA-256 digest is stored (a token is 32 random bytes: a fast digest is as good
 as a slow one against guessing, and lets every request find its token by an index). Every

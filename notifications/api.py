@@ -1,8 +1,13 @@
 """Webhooks through the API: a player's own (`/api/v1/me/webhooks/`) and a game's
-(`/api/v1/games/{game_id}/webhooks/`, for its creator and moderators)."""
+(`/api/v1/games/{game_id}/webhooks/`, for its creator and moderators).
+
+Every operation needs a token's `manage` scope (or a browser session): a webhook hears about
+everything its kinds name for as long as it lives. The signing secret is shown only to whoever
+registered the webhook, in the answer that made it (201) or replaced it (rotate-secret); never
+in a list, on turning it back on, or to a host or moderator who did not register it."""
 
 # Each: list and register; `…/{id}/` (delete), `…/{id}/enable/` (turn back on),
-# `…/{id}/deliveries/` (the delivery log).
+# `…/{id}/rotate-secret/` (a new secret, shown once), `…/{id}/deliveries/` (the delivery log).
 
 from __future__ import annotations
 
@@ -22,10 +27,13 @@ from games.exceptions import NotAllowed
 from notifications.channels import webhooks
 from notifications.models import Webhook, WebhookDelivery, WebhookFormat
 
-WEBHOOK_FIELDS = ["id", "url", "format", "kinds", "secret", "active", "consecutive_failures",
+WEBHOOK_FIELDS = ["id", "url", "format", "kinds", "active", "consecutive_failures",
                   "disabled_reason", "created_at"]
-READ_ONLY_FIELDS = ["id", "secret", "active", "consecutive_failures", "disabled_reason",
-                    "created_at"]
+READ_ONLY_FIELDS = ["id", "active", "consecutive_failures", "disabled_reason", "created_at"]
+MANAGE_NEEDED = "Needs a token with the `manage` scope (or a browser session)."
+SECRET_HELP = ("Signs every payload (the Turnpost-Signature header). Shown only in this answer, "
+               "to whoever registered the webhook: keep it; a new one replaces it at once "
+               "(rotate-secret).")
 
 
 class WebhookSerializer(serializers.ModelSerializer):
@@ -37,6 +45,15 @@ class WebhookSerializer(serializers.ModelSerializer):
         model = Webhook
         fields = WEBHOOK_FIELDS
         read_only_fields = READ_ONLY_FIELDS
+
+
+class WebhookWithSecretSerializer(WebhookSerializer):
+    """A webhook just registered or given a new secret: the one answer that shows the secret."""
+
+    secret = serializers.CharField(read_only=True, help_text=SECRET_HELP)
+
+    class Meta(WebhookSerializer.Meta):
+        fields = [*WEBHOOK_FIELDS, "secret"]
 
 
 class GameWebhookSerializer(WebhookSerializer):
@@ -52,6 +69,15 @@ class GameWebhookSerializer(WebhookSerializer):
         read_only_fields = [*READ_ONLY_FIELDS, "game", "registered_by"]
 
 
+class GameWebhookWithSecretSerializer(GameWebhookSerializer):
+    """A game's webhook just registered or given a new secret, to whoever registered it."""
+
+    secret = serializers.CharField(read_only=True, help_text=SECRET_HELP)
+
+    class Meta(GameWebhookSerializer.Meta):
+        fields = [*GameWebhookSerializer.Meta.fields, "secret"]
+
+
 class DeliverySerializer(serializers.ModelSerializer):
     class Meta:
         model = WebhookDelivery
@@ -63,7 +89,9 @@ class _WebhookView(APIView):
     """The caller's own webhooks; the game views below override `scope` for a game's."""
 
     permission_classes = [IsAuthenticated, TokenScopeRequired]
+    read_scope = write_scope = "manage"
     serializer_class = WebhookSerializer
+    secret_serializer_class = WebhookWithSecretSerializer
 
     def scope(self, request, **kwargs) -> tuple[QuerySet, object]:
         """The webhooks this request may see and change, and the game they belong to."""
@@ -76,6 +104,7 @@ class _WebhookView(APIView):
 
 class _GameScope:
     serializer_class = GameWebhookSerializer
+    secret_serializer_class = GameWebhookWithSecretSerializer
 
     def scope(self, request, game_id: int, **kwargs) -> tuple[QuerySet, object]:
         """A game one may not see is not found; one may see but not host is refused."""
@@ -93,6 +122,7 @@ class _GameScope:
 
 class WebhookListView(_WebhookView):
     @extend_schema(operation_id="list_webhooks", tags=["webhooks"], summary="My webhooks",
+                   description=f"{MANAGE_NEEDED} Without their secrets.",
                    responses={200: WebhookSerializer(many=True)})
     def get(self, request, **kwargs):
         hooks, _ = self.scope(request, **kwargs)
@@ -100,7 +130,8 @@ class WebhookListView(_WebhookView):
 
     @extend_schema(operation_id="create_webhook", tags=["webhooks"],
                    summary="Register a webhook", request=WebhookSerializer,
-                   responses={201: WebhookSerializer})
+                   description=f"{MANAGE_NEEDED} The answer shows the signing secret, this once.",
+                   responses={201: WebhookWithSecretSerializer})
     def post(self, request, **kwargs):
         _, game = self.scope(request, **kwargs)
         data = self.serializer_class(data=request.data)
@@ -110,12 +141,13 @@ class WebhookListView(_WebhookView):
                                               **data.validated_data)
         except webhooks.WebhookRefused as refused:
             raise ValidationError({"url": [str(refused)]}) from None
-        return Response(self.serializer_class(webhook).data, status=status.HTTP_201_CREATED)
+        return Response(self.secret_serializer_class(webhook).data,
+                        status=status.HTTP_201_CREATED)
 
 
 class WebhookDetailView(_WebhookView):
     @extend_schema(operation_id="delete_webhook", tags=["webhooks"],
-                   summary="Delete a webhook", responses={204: None})
+                   summary="Delete a webhook", description=MANAGE_NEEDED, responses={204: None})
     def delete(self, request, pk: int, **kwargs):
         self.hook(request, pk, **kwargs).delete()
         return Response(status=status.HTTP_204_NO_CONTENT)
@@ -124,11 +156,28 @@ class WebhookDetailView(_WebhookView):
 class WebhookEnableView(_WebhookView):
     @extend_schema(operation_id="enable_webhook", tags=["webhooks"],
                    summary="Turn a disabled webhook back on", request=None,
-                   responses={200: WebhookSerializer})
+                   description=MANAGE_NEEDED, responses={200: WebhookSerializer})
     def post(self, request, pk: int, **kwargs):
         webhook = self.hook(request, pk, **kwargs)
         webhooks.webhook_enable(webhook=webhook)
         return Response(self.serializer_class(webhook).data)
+
+
+class WebhookRotateSecretView(_WebhookView):
+    """A new signing secret, in force at once (deliveries are signed when sent, retries too);
+    only whoever registered the webhook may ask, and sees it this once."""
+
+    @extend_schema(operation_id="rotate_webhook_secret", tags=["webhooks"],
+                   summary="Give a webhook a new signing secret (shown once)", request=None,
+                   description=f"{MANAGE_NEEDED} The old secret signs nothing from now on.",
+                   responses={200: WebhookWithSecretSerializer})
+    def post(self, request, pk: int, **kwargs):
+        webhook = self.hook(request, pk, **kwargs)
+        if webhook.user_id != request.user.pk:
+            raise NotAllowed(gettext("Only whoever registered this webhook may replace its "
+                                     "secret."))
+        webhooks.webhook_rotate_secret(webhook=webhook)
+        return Response(self.secret_serializer_class(webhook).data)
 
 
 class WebhookDeliveriesView(_WebhookView):
@@ -137,7 +186,7 @@ class WebhookDeliveriesView(_WebhookView):
     serializer_class = DeliverySerializer
 
     @extend_schema(operation_id="list_webhook_deliveries", tags=["webhooks"],
-                   summary="A webhook's delivery log",
+                   summary="A webhook's delivery log", description=MANAGE_NEEDED,
                    responses={200: DeliverySerializer(many=True)})
     def get(self, request, pk: int, **kwargs):
         webhook = self.hook(request, pk, **kwargs)
@@ -150,20 +199,24 @@ class WebhookDeliveriesView(_WebhookView):
 class GameWebhookListView(_GameScope, WebhookListView):
     @extend_schema(operation_id="list_game_webhooks", tags=["webhooks"],
                    summary="A game's webhooks (its creator and moderators)",
+                   description=f"{MANAGE_NEEDED} Without their secrets.",
                    responses={200: GameWebhookSerializer(many=True)})
     def get(self, request, **kwargs):
         return super().get(request, **kwargs)
 
     @extend_schema(operation_id="create_game_webhook", tags=["webhooks"],
                    summary="Register a webhook for a game's public events",
-                   request=GameWebhookSerializer, responses={201: GameWebhookSerializer})
+                   description=f"{MANAGE_NEEDED} The answer shows the signing secret, this once.",
+                   request=GameWebhookSerializer,
+                   responses={201: GameWebhookWithSecretSerializer})
     def post(self, request, **kwargs):
         return super().post(request, **kwargs)
 
 
 class GameWebhookDetailView(_GameScope, WebhookDetailView):
     @extend_schema(operation_id="delete_game_webhook", tags=["webhooks"],
-                   summary="Delete a game's webhook", responses={204: None})
+                   summary="Delete a game's webhook", description=MANAGE_NEEDED,
+                   responses={204: None})
     def delete(self, request, pk: int, **kwargs):
         return super().delete(request, pk, **kwargs)
 
@@ -171,7 +224,18 @@ class GameWebhookDetailView(_GameScope, WebhookDetailView):
 class GameWebhookEnableView(_GameScope, WebhookEnableView):
     @extend_schema(operation_id="enable_game_webhook", tags=["webhooks"],
                    summary="Turn a game's disabled webhook back on", request=None,
-                   responses={200: GameWebhookSerializer})
+                   description=MANAGE_NEEDED, responses={200: GameWebhookSerializer})
+    def post(self, request, pk: int, **kwargs):
+        return super().post(request, pk, **kwargs)
+
+
+class GameWebhookRotateSecretView(_GameScope, WebhookRotateSecretView):
+    @extend_schema(operation_id="rotate_game_webhook_secret", tags=["webhooks"],
+                   summary="Give a game's webhook a new signing secret (shown once)",
+                   request=None,
+                   description=f"{MANAGE_NEEDED} Only whoever registered the webhook; the old "
+                               "secret signs nothing from now on.",
+                   responses={200: GameWebhookWithSecretSerializer})
     def post(self, request, pk: int, **kwargs):
         return super().post(request, pk, **kwargs)
 
@@ -180,7 +244,7 @@ class GameWebhookDeliveriesView(_GameScope, WebhookDeliveriesView):
     serializer_class = DeliverySerializer
 
     @extend_schema(operation_id="list_game_webhook_deliveries", tags=["webhooks"],
-                   summary="A game's webhook's delivery log",
+                   summary="A game's webhook's delivery log", description=MANAGE_NEEDED,
                    responses={200: DeliverySerializer(many=True)})
     def get(self, request, pk: int, **kwargs):
         return super().get(request, pk, **kwargs)

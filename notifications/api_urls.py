@@ -6,6 +6,8 @@ urlpatterns = [
     path("", api.WebhookListView.as_view(), name="api-webhooks"),
     path("<int:pk>/", api.WebhookDetailView.as_view(), name="api-webhook"),
     path("<int:pk>/enable/", api.WebhookEnableView.as_view(), name="api-webhook-enable"),
+    path("<int:pk>/rotate-secret/", api.WebhookRotateSecretView.as_view(),
+         name="api-webhook-rotate-secret"),
     path("<int:pk>/deliveries/", api.WebhookDeliveriesView.as_view(),
          name="api-webhook-deliveries"),
 ]
@@ -16,6 +18,8 @@ game_urlpatterns = [
     path("<int:pk>/", api.GameWebhookDetailView.as_view(), name="api-game-webhook"),
     path("<int:pk>/enable/", api.GameWebhookEnableView.as_view(),
          name="api-game-webhook-enable"),
+    path("<int:pk>/rotate-secret/", api.GameWebhookRotateSecretView.as_view(),
+         name="api-game-webhook-rotate-secret"),
     path("<int:pk>/deliveries/", api.GameWebhookDeliveriesView.as_view(),
          name="api-game-webhook-deliveries"),
 ]

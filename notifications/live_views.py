@@ -1,5 +1,8 @@
 """The "Calendar, webhooks and phone" page and the addresses it hands out: the private
-calendar feed, the player's webhooks and their delivery log, phone push subscriptions."""
+calendar feed, the player's webhooks and their delivery log, phone push subscriptions.
+
+A webhook's signing secret is shown once, on the page that answers its registration or its
+"new secret" button (never cached), and never again."""
 
 from __future__ import annotations
 
@@ -9,6 +12,7 @@ from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.templatetags.static import static
 from django.utils import translation
+from django.utils.cache import add_never_cache_headers
 from django.utils.translation import gettext
 from django.views.decorators.http import require_GET, require_POST
 
@@ -30,12 +34,17 @@ def calendar_feed(request, token: str):
 
 @login_required
 def live_settings(request):
+    return _live_page(request)
+
+
+def _live_page(request, shown_secret: tuple[Webhook, str] | None = None):
+    """The page; `shown_secret` (a webhook and its new secret) is shown at the top, this once."""
     from games.models import Game, GameStatus
 
     feed = calendar.feed_for(request.user, create=False)
     hooks = [(hook, hook.deliveries.all()[:10])
              for hook in request.user.webhooks.select_related("game")]
-    return render(request, "notifications/live.html", {
+    response = render(request, "notifications/live.html", {
         "vapid_public_key": push.public_key(),
         "push_devices": request.user.push_subscriptions.count(),
         "calendar_url": calendar.feed_url(feed) if feed else None,
@@ -48,7 +57,11 @@ def live_settings(request):
         "hosted_games": Game.objects.filter(
             created_by=request.user, status__in=[GameStatus.OPEN, GameStatus.ACTIVE])[:100],
         "moderator": request.user.has_perm(webhooks.MODERATE_GAMES),
+        "shown_secret": shown_secret,
     })
+    if shown_secret:
+        add_never_cache_headers(response)
+    return response
 
 
 @login_required
@@ -88,15 +101,16 @@ def _hosted_game(request):
 @require_POST
 def webhook_add(request):
     try:
-        webhooks.webhook_create(user=request.user, url=request.POST.get("url", ""),
-                                kinds=request.POST.getlist("kinds"),
-                                format=request.POST.get("format", WebhookFormat.JSON),
-                                game=_hosted_game(request))
+        webhook = webhooks.webhook_create(user=request.user, url=request.POST.get("url", ""),
+                                          kinds=request.POST.getlist("kinds"),
+                                          format=request.POST.get("format", WebhookFormat.JSON),
+                                          game=_hosted_game(request))
     except webhooks.WebhookRefused as refused:
         messages.error(request, str(refused))
-    else:
-        messages.success(request, gettext("Webhook added."))
-    return redirect("notifications:live")
+        return redirect("notifications:live")
+    messages.success(request, gettext("Webhook added."))
+    # Rendered, not redirected: the secret is in this answer alone, never in a stored message.
+    return _live_page(request, shown_secret=(webhook, webhook.secret))
 
 
 @login_required
@@ -111,6 +125,11 @@ def webhook_change(request, webhook_id: int):
     elif request.POST.get("do") == "enable":
         webhooks.webhook_enable(webhook=webhook)
         messages.success(request, gettext("Webhook turned back on."))
+    elif request.POST.get("do") == "rotate":
+        secret = webhooks.webhook_rotate_secret(webhook=webhook)
+        messages.success(request, gettext("The webhook has a new secret; the old one no longer "
+                                          "signs anything."))
+        return _live_page(request, shown_secret=(webhook, secret))
     return redirect("notifications:live")
 
 

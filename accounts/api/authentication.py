@@ -61,4 +61,9 @@ class TokenOrBearerScheme(OpenApiAuthenticationExtension):
         return {"type": "http", "scheme": "bearer",
                 "description": "A personal access token (made on the account page or with "
                                "POST /api/v1/tokens/, or by POST /api/v1/auth/token/), sent as "
-                               "`Authorization: Bearer <token>` (`Token <token>` also works)."}
+                               "`Authorization: Bearer <token>` (`Token <token>` also works). "
+                               "Its scopes: `read` (GET requests), `play` (moves, lobby), `chat` "
+                               "(chat, reports) and `manage` (tokens, webhooks, account "
+                               "settings); the password login's token has them all. A token "
+                               "without the scope a request needs is refused with 403 "
+                               "`insufficient_scope`, `details.required_scope` naming it."}

@@ -1,5 +1,6 @@
 """Token scopes on API requests: reading needs `read`, writing needs `play` unless the view says
-otherwise (`write_scope = "chat"` on chat and reports). Browser sessions have every scope."""
+otherwise (`write_scope = "chat"` on chat and reports, `read_scope` / `write_scope = "manage"`
+on tokens, webhooks and account settings). Browser sessions have every scope."""
 
 from __future__ import annotations
 
@@ -15,13 +16,20 @@ class InsufficientScope(GameError):
     status = 403
 
 
+def require_scope(auth, scope: str | None) -> None:
+    """Refuses credentials without `scope` (None: nothing to check) with 403 insufficient_scope."""
+    if scope is None or has_scope(auth, scope):
+        return
+    raise InsufficientScope(gettext(
+        "This token lacks the '%(scope)s' scope needed here; make a "
+                            "token with it on your account page.") % {"scope": scope},
+                            details={"required_scope": scope})
+
+
 class TokenScopeRequired(BasePermission):
     def has_permission(self, request, view) -> bool:
-        writing = request.method not in SAFE_METHODS
-        scope = getattr(view, "write_scope", "play") if writing else "read"
-        if scope is None or has_scope(request.auth, scope):
-            return True
-        raise InsufficientScope(gettext(
-            "This token lacks the '%(scope)s' scope needed here; make a "
-                                "token with it on your account page.") % {"scope": scope},
-                                details={"required_scope": scope})
+        if request.method in SAFE_METHODS:
+            require_scope(request.auth, getattr(view, "read_scope", "read"))
+        else:
+            require_scope(request.auth, getattr(view, "write_scope", "play"))
+        return True

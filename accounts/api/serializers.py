@@ -44,7 +44,9 @@ class AccessTokenCreateSerializer(serializers.Serializer):
     name = serializers.CharField(max_length=60, help_text="What the token is for.")
     scopes = serializers.ListField(
         child=serializers.ChoiceField(choices=TokenScope.choices), min_length=1,
-        help_text="`read` (games, logs, account), `play` (moves, lobby), `chat`.")
+        help_text="`read` (games, logs, account), `play` (moves, lobby), `chat` (chat, reports), "
+                  "`manage` (tokens, webhooks, account settings: what a leaked token must not "
+                  "do; only a token that has it may give it).")
     expires_in_days = serializers.IntegerField(
         required=False, min_value=1, max_value=MAX_TOKEN_DAYS,
         help_text="Days until the token expires; without it the token lasts until revoked.")

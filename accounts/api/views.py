@@ -1,13 +1,17 @@
 """Tokens and the caller's account.
 
 POST /api/v1/auth/token/ exchanges username-or-email + password for a personal access token
-with every scope (a confirmed email address is needed when ACCOUNT_EMAIL_VERIFICATION is
-"mandatory", as for the web login). Two limits hold: API_THROTTLE_TOKEN requests a minute per
-client address (REMOTE_ADDR, or X-Forwarded-For only as far as NUM_PROXIES trusted proxies
-wrote it), and allauth's failed-login allowance per account, shared with the web login form.
+with every scope, `manage` included: it is as strong as the password (a confirmed email address
+is needed when ACCOUNT_EMAIL_VERIFICATION is "mandatory", as for the web login). Two limits
+hold: API_THROTTLE_TOKEN requests a minute per client address (REMOTE_ADDR, or X-Forwarded-For
+only as far as NUM_PROXIES trusted proxies wrote it), and allauth's failed-login allowance per
+account, shared with the web login form.
 
 /api/v1/tokens/ lists and makes personal access tokens; DELETE /api/v1/tokens/{id}/ revokes
-one. A token can only make tokens with scopes it has itself, lasting no longer than itself."""
+one. These need the `manage` scope (or a browser session), except a token revoking itself, which
+only lowers what its holder can do. A token can only make tokens with scopes it has itself,
+lasting no longer than itself. Changing the account's settings (PATCH /api/v1/me/) needs `manage`
+too; reading it needs `read`."""
 
 from datetime import timedelta
 
@@ -21,7 +25,7 @@ from rest_framework.exceptions import NotFound
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from accounts.api.permissions import InsufficientScope, TokenScopeRequired
+from accounts.api.permissions import InsufficientScope, TokenScopeRequired, require_scope
 from accounts.api.serializers import (
     AccessTokenCreatedSerializer,
     AccessTokenCreateSerializer,
@@ -95,18 +99,25 @@ class ObtainTokenView(APIView):
         return Response({"token": raw, "username": user.username}, status=status.HTTP_200_OK)
 
 
+MANAGE_NEEDED = "Needs a token with the `manage` scope (or a browser session)."
+
+
 class AccessTokenListView(APIView):
     permission_classes = [permissions.IsAuthenticated, TokenScopeRequired]
-    write_scope = None  # any token may make tokens within its own scopes (checked below)
+    # Tokens made here can outlive the caller's revocation: only `manage` may make or list them
+    # (and a token only makes tokens within its own scopes, checked below).
+    read_scope = write_scope = "manage"
 
     @extend_schema(operation_id="list_tokens", tags=["tokens"],
-                   summary="List my personal access tokens",
+                   summary="List my personal access tokens", description=MANAGE_NEEDED,
                    responses={200: AccessTokenSerializer(many=True)})
     def get(self, request):
         return Response(AccessTokenSerializer(tokens_of(request.user), many=True).data)
 
     @extend_schema(operation_id="create_token", tags=["tokens"],
                    summary="Make a personal access token (shown once)",
+                   description=f"{MANAGE_NEEDED} A token makes tokens only with scopes it has "
+                               "and lasting no longer than itself.",
                    request=AccessTokenCreateSerializer,
                    responses={201: AccessTokenCreatedSerializer})
     def post(self, request):
@@ -137,12 +148,15 @@ class AccessTokenListView(APIView):
 
 class AccessTokenDetailView(APIView):
     permission_classes = [permissions.IsAuthenticated, TokenScopeRequired]
-    write_scope = None  # revoking one's own token is always allowed
+    write_scope = None  # `manage`, unless a token revokes itself (checked below)
 
     @extend_schema(operation_id="revoke_token", tags=["tokens"],
                    summary="Revoke one of my personal access tokens",
+                   description=f"{MANAGE_NEEDED} Any token may revoke itself.",
                    request=None, responses={204: None})
     def delete(self, request, token_id: int):
+        if not _is_the_calling_token(request.auth, token_id):
+            require_scope(request.auth, "manage")
         try:
             token_revoke(user=request.user, token_id=token_id, via="api",
                          ip_address=_client_ip(request))
@@ -151,10 +165,17 @@ class AccessTokenDetailView(APIView):
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 
+def _is_the_calling_token(auth, token_id: int) -> bool:
+    """Revoking the token one calls with only lowers what its holder can do: no `manage` needed."""
+    return isinstance(auth, PersonalAccessToken) and auth.pk == token_id
+
+
 class MeView(APIView):
-    """Who the token (or session) belongs to: the caller's own account."""
+    """Who the token (or session) belongs to: the caller's own account. Reading it needs `read`,
+    changing its settings `manage`."""
 
     permission_classes = [permissions.IsAuthenticated, TokenScopeRequired]
+    write_scope = "manage"
 
     @extend_schema(operation_id="get_me", tags=["account"], summary="My account",
                    responses={200: MeSerializer})
@@ -163,7 +184,8 @@ class MeView(APIView):
 
     @extend_schema(operation_id="update_me", tags=["account"], summary="Change my settings",
                    description="The time zone and the language (`en`, `fa`, `zh-hans`, `it`, or "
-                               "empty for the browser's) of pages, emails and game texts.",
+                               "empty for the browser's) of pages, emails and game texts. "
+                               + MANAGE_NEEDED,
                    request=MeUpdateSerializer, responses={200: MeSerializer})
     def patch(self, request):
         serializer = MeUpdateSerializer(request.user, data=request.data, partial=True)

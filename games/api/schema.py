@@ -9,7 +9,8 @@ from rest_framework import permissions, serializers
 ERROR_DESCRIPTIONS = {
     400: "The request is malformed or a field is invalid (`details.fields` names them).",
     401: "No valid credentials: a missing, unknown, revoked or expired token.",
-    403: "Not allowed: not your seat, a token without the needed scope, or a sanction.",
+    403: "Not allowed: not your seat, a token without the needed scope "
+         "(`insufficient_scope`, `details.required_scope` names it), or a sanction.",
     404: "There is no such object, or the caller may not see it.",
     409: "The game moved on (`stale_version`) or is not in a state that allows this.",
     422: "Well-formed but refused: an illegal action, or an Idempotency-Key reused "
@@ -25,7 +26,8 @@ class ErrorSerializer(serializers.Serializer):
     code = serializers.CharField(help_text="Machine-readable, e.g. `stale_version`.")
     message = serializers.CharField(help_text="A sentence for people.")
     details = serializers.DictField(
-        help_text="More facts: `fields` for invalid input, `retry_after_seconds` for 429.")
+        help_text="More facts: `fields` for invalid input, `retry_after_seconds` for 429, "
+                  "`required_scope` for `insufficient_scope`.")
 
 
 class ErrorDocumentingSchema(AutoSchema):

@@ -142,6 +142,14 @@ def webhook_create(*, user, url: str, kinds: list[str], format: str = WebhookFor
                                   kinds=sorted(set(kinds)), secret=secrets.token_hex(32))
 
 
+def webhook_rotate_secret(*, webhook: Webhook) -> str:
+    """A new signing secret, in force at once: deliveries (retries too) are signed when sent, so
+    the old secret signs nothing more. Whoever holds the old one learns nothing from the new."""
+    webhook.secret = secrets.token_hex(32)
+    webhook.save(update_fields=["secret"])
+    return webhook.secret
+
+
 def webhook_enable(*, webhook: Webhook) -> None:
     webhook.active, webhook.consecutive_failures, webhook.disabled_reason = True, 0, ""
     webhook.save(update_fields=["active", "consecutive_failures", "disabled_reason"])

@@ -80,12 +80,12 @@ def test_scopes_are_enforced():
 def test_a_token_cannot_make_a_stronger_or_longer_lived_token():
     user = UserFactory()
     expiring = timezone.now() + timedelta(days=2)
-    reader = bearer(make(user, ["read"], expires_at=expiring))
-    stronger = reader.post("/api/v1/tokens/", {"name": "x", "scopes": ["read", "play"]},
-                           format="json")
+    manager = bearer(make(user, ["read", "manage"], expires_at=expiring))
+    stronger = manager.post("/api/v1/tokens/", {"name": "x", "scopes": ["read", "play"]},
+                            format="json")
     assert stronger.status_code == 403 and stronger.json()["code"] == "insufficient_scope"
-    weaker = reader.post("/api/v1/tokens/", {"name": "x", "scopes": ["read"],
-                                             "expires_in_days": 90}, format="json")
+    weaker = manager.post("/api/v1/tokens/", {"name": "x", "scopes": ["read"],
+                                              "expires_in_days": 90}, format="json")
     assert weaker.status_code == 201
     assert PersonalAccessToken.objects.get(pk=weaker.json()["id"]).expires_at == expiring
 
@@ -114,10 +114,10 @@ def test_tokens_of_others_cannot_be_revoked_and_revoking_is_idempotent():
     alice, bob = UserFactory(), UserFactory()
     make(alice, ["read"])
     token = PersonalAccessToken.objects.get(user=alice)
-    bob_client = bearer(make(bob, ["read"]))
+    bob_client = bearer(make(bob, ["manage"]))
     assert bob_client.delete(f"/api/v1/tokens/{token.pk}/").status_code == 404
     assert PersonalAccessToken.objects.get(pk=token.pk).revoked_at is None
-    alice_client = bearer(make(alice, ["read"]))
+    alice_client = bearer(make(alice, ["manage"]))
     assert alice_client.delete(f"/api/v1/tokens/{token.pk}/").status_code == 204
     assert alice_client.delete(f"/api/v1/tokens/{token.pk}/").status_code == 204
     assert TokenEvent.objects.filter(token=token, kind="revoked").count() == 1
@@ -133,7 +133,7 @@ def test_the_password_login_needs_a_confirmed_address_when_verification_is_manda
     granted = APIClient().post("/api/v1/auth/token/", login, format="json")
     assert granted.status_code == 200
     token = PersonalAccessToken.objects.get(user=user)
-    assert token.scopes == ["read", "play", "chat"]
+    assert token.scopes == ["read", "play", "chat", "manage"]
     assert TokenEvent.objects.get(token=token).via == "password login"
     settings.ACCOUNT_EMAIL_VERIFICATION = "optional"
     other = UserFactory()

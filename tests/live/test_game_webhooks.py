@@ -1,6 +1,6 @@
 """A game's webhooks against a real HTTP receiver on loopback: its host (and moderators)
-register them through the API or the settings page, token scopes hold, each public event
-(turn with the deadline, start, end, public chat) arrives signed in the chosen format, and
+register them through the API or the settings page, token scopes hold (`manage`), each public
+event (turn with the deadline, start, end, public chat) arrives signed in the chosen format, and
 nothing a spectator may not see (hands, pending picks) is ever in a payload."""
 
 from __future__ import annotations
@@ -148,17 +148,17 @@ def test_only_the_host_and_moderators_manage_a_games_webhooks_and_scopes_hold(lo
     assert token_client(UserFactory()).get(url).status_code == 403
     assert token_client(host).post("/api/v1/games/999999/webhooks/", body,
                                    format="json").status_code == 404
-    reader = scoped_client(host, ["read"])
-    assert reader.get(url).status_code == 200
-    no_scope = reader.post(url, body, format="json")
-    assert no_scope.status_code == 403 and no_scope.json()["code"] == "insufficient_scope"
+    bot = scoped_client(host, ["read", "play", "chat"])
+    for no_scope in (bot.get(url), bot.post(url, body, format="json")):
+        assert no_scope.status_code == 403 and no_scope.json()["code"] == "insufficient_scope"
+        assert no_scope.json()["details"] == {"required_scope": "manage"}
     bad = token_client(host).post(url, {**body, "kinds": ["your_turn"]}, format="json")
     assert bad.status_code == 400
     assert not Webhook.objects.exists()
 
     moderator = UserFactory(is_staff=True)
     moderator.groups.add(Group.objects.get(name="Moderators"))
-    by_moderator = scoped_client(moderator, ["read", "play"]).post(url, body, format="json")
+    by_moderator = scoped_client(moderator, ["manage"]).post(url, body, format="json")
     assert by_moderator.status_code == 201, by_moderator.content
     hook_id = by_moderator.json()["id"]
     # The host sees and manages it too; a player of the game cannot.
