@@ -22,20 +22,23 @@ DATA_DIR = Path(env.str("DATA_DIR", default=str(BASE_DIR / "var"))).resolve()
 DATA_DIR.mkdir(parents=True, exist_ok=True)
 
 DEBUG = env.bool("DJANGO_DEBUG", default=True)
-_DEVELOPMENT_SECRET_KEY = (
-    "insecure-development-key-only-for-the-embedded-defaults-never-in-production"
-)
 #: Shortest DJANGO_SECRET_KEY production accepts (Django's own deployment check asks for 50).
 MIN_SECRET_KEY_LENGTH = 50
+from config.local_secrets import development_secret, random_token  # noqa: E402 - kept with its uses
+
 if DEBUG:
-    SECRET_KEY = env.str("DJANGO_SECRET_KEY", default=_DEVELOPMENT_SECRET_KEY)
+    # Development without DJANGO_SECRET_KEY: a random key made on first run and kept in
+    # DATA_DIR/secret-key (0600), so no key in the repository signs anything a server accepts.
+    SECRET_KEY = env.str("DJANGO_SECRET_KEY", default="") or development_secret(
+        DATA_DIR / "secret-key")
 else:
     # Production must bring its own long secret: refusing to start beats signing sessions,
     # password-reset links and email reply addresses with a guessable key.
     from django.core.exceptions import ImproperlyConfigured
 
     SECRET_KEY = env.str("DJANGO_SECRET_KEY")
-    if SECRET_KEY == _DEVELOPMENT_SECRET_KEY or SECRET_KEY.startswith("django-insecure-"):
+    # "insecure": Django's generated placeholders and the key this repository once shipped.
+    if "insecure" in SECRET_KEY.lower():
         raise ImproperlyConfigured(
             "DJANGO_SECRET_KEY is a development key; production (DJANGO_DEBUG=false) needs its "
             "own random key, e.g. python -c 'import secrets; print(secrets.token_urlsafe(64))'.")
@@ -339,8 +342,12 @@ EMAIL_PLAY_MAX_MESSAGE_BYTES = env.int("EMAIL_PLAY_MAX_MESSAGE_BYTES", default=1
 #: The authserv-id our own MTA writes in Authentication-Results; only those headers are trusted
 #: (unset: only the topmost one). A dmarc fail, or without dmarc a dkim or spf fail, is refused.
 EMAIL_PLAY_AUTHSERV_ID = env.str("EMAIL_PLAY_AUTHSERV_ID", default="")
-#: Production refuses inbound webhooks without ANYMAIL_WEBHOOK_SECRET (a check error and 503).
-EMAIL_PLAY_WEBHOOKS_REQUIRE_SECRET = not DEBUG
+#: Inbound webhooks need ANYMAIL_WEBHOOK_SECRET in every mode: production refuses them without it
+#: (a check error and 503); development without it makes a random one on first run, kept in
+#: DATA_DIR/anymail-webhook-secret ("turnpost:<password>", mode 0600).
+if DEBUG and not ANYMAIL.get("WEBHOOK_SECRET"):
+    ANYMAIL["WEBHOOK_SECRET"] = development_secret(
+        DATA_DIR / "anymail-webhook-secret", lambda: f"turnpost:{random_token()}")
 
 # ---- REST API ----------------------------------------------------------------------------------
 #: Larger API request bodies are refused with 413; deeper JSON with 400.
