@@ -339,9 +339,18 @@ EMAIL_PLAY_REFUSALS_PER_HOUR = env.int("EMAIL_PLAY_REFUSALS_PER_HOUR", default=1
 EMAIL_PLAY_REFUSALS_GLOBAL_PER_HOUR = env.int("EMAIL_PLAY_REFUSALS_GLOBAL_PER_HOUR", default=200)
 #: Larger received messages are refused unread (answered when the sender is a confirmed player).
 EMAIL_PLAY_MAX_MESSAGE_BYTES = env.int("EMAIL_PLAY_MAX_MESSAGE_BYTES", default=10 * 1024 * 1024)
-#: The authserv-id our own MTA writes in Authentication-Results; only those headers are trusted
-#: (unset: only the topmost one). A dmarc fail, or without dmarc a dkim or spf fail, is refused.
-EMAIL_PLAY_AUTHSERV_ID = env.str("EMAIL_PLAY_AUTHSERV_ID", default="")
+#: The authserv-ids our own MTA or provider writes in Authentication-Results (comma-separated,
+#: e.g. mx.example.org or amazonses.com); only the topmost of those headers are trusted, all
+#: others are the sender's own words. EMAIL_PLAY_AUTHSERV_ID (one id) is the older name.
+EMAIL_PLAY_AUTHSERV_IDS = [value.strip().lower() for value in env.list(
+    "EMAIL_PLAY_AUTHSERV_IDS", default=env.list("EMAIL_PLAY_AUTHSERV_ID", default=[]))
+    if value.strip()]
+#: A reply is played only with a passing, From-aligned DMARC, DKIM or SPF verdict from one of
+#: those headers or from the inbound provider's own fields; on by default in production. Turned
+#: off with DJANGO_DEBUG=false (an MTA that cannot add the header), `check` warns
+#: (notifications.W001) and only a reported fail is refused.
+EMAIL_PLAY_REQUIRE_AUTHENTICATION = env.bool("EMAIL_PLAY_REQUIRE_AUTHENTICATION",
+                                             default=not DEBUG)
 #: Inbound webhooks need ANYMAIL_WEBHOOK_SECRET in every mode: production refuses them without it
 #: (a check error and 503); development without it makes a random one on first run, kept in
 #: DATA_DIR/anymail-webhook-secret ("turnpost:<password>", mode 0600).
