@@ -151,3 +151,15 @@ def test_make_run_makes_its_own_secret_key_once_into_data_dir(tmp_path):
     assert secret_key(tmp_path) == first  # kept: sessions and reply addresses survive a restart
     assert secret_key(tmp_path / "elsewhere") not in (first, OLD_REPOSITORY_KEY)
     assert OLD_REPOSITORY_KEY not in (ROOT / "config" / "settings.py").read_text()
+
+
+def test_processes_starting_together_agree_on_one_key(tmp_path):
+    """Web, workers and beat load the settings at the same moment when started without
+    `make run`'s migrate before them: the first key written is the one all of them use."""
+    code = ("import sys; from pathlib import Path; from config.local_secrets import "
+            "development_secret; print(development_secret(Path(sys.argv[1])))")
+    processes = [subprocess.Popen([sys.executable, "-c", code, str(tmp_path / "secret-key")],
+                                  cwd=ROOT, stdout=subprocess.PIPE, text=True) for _ in range(6)]
+    keys = {process.communicate(timeout=60)[0].strip() for process in processes}
+    assert len(keys) == 1 and keys == {(tmp_path / "secret-key").read_text().strip()}
+    assert [path.name for path in tmp_path.iterdir()] == ["secret-key"]  # no drafts left
