@@ -22,20 +22,23 @@ DATA_DIR = Path(env.str("DATA_DIR", default=str(BASE_DIR / "var"))).resolve()
 DATA_DIR.mkdir(parents=True, exist_ok=True)
 
 DEBUG = env.bool("DJANGO_DEBUG", default=True)
-_DEVELOPMENT_SECRET_KEY = (
-    "insecure-development-key-only-for-the-embedded-defaults-never-in-production"
-)
 #: Shortest DJANGO_SECRET_KEY production accepts (Django's own deployment check asks for 50).
 MIN_SECRET_KEY_LENGTH = 50
+from config.local_secrets import development_secret, random_token  # noqa: E402 - kept with its uses
+
 if DEBUG:
-    SECRET_KEY = env.str("DJANGO_SECRET_KEY", default=_DEVELOPMENT_SECRET_KEY)
+    # Development without DJANGO_SECRET_KEY: a random key made on first run and kept in
+    # DATA_DIR/secret-key (0600), so no key in the repository signs anything a server accepts.
+    SECRET_KEY = env.str("DJANGO_SECRET_KEY", default="") or development_secret(
+        DATA_DIR / "secret-key")
 else:
     # Production must bring its own long secret: refusing to start beats signing sessions,
     # password-reset links and email reply addresses with a guessable key.
     from django.core.exceptions import ImproperlyConfigured
 
     SECRET_KEY = env.str("DJANGO_SECRET_KEY")
-    if SECRET_KEY == _DEVELOPMENT_SECRET_KEY or SECRET_KEY.startswith("django-insecure-"):
+    # "insecure": Django's generated placeholders and the key this repository once shipped.
+    if "insecure" in SECRET_KEY.lower():
         raise ImproperlyConfigured(
             "DJANGO_SECRET_KEY is a development key; production (DJANGO_DEBUG=false) needs its "
             "own random key, e.g. python -c 'import secrets; print(secrets.token_urlsafe(64))'.")
@@ -342,11 +345,24 @@ EMAIL_PLAY_REFUSALS_PER_HOUR = env.int("EMAIL_PLAY_REFUSALS_PER_HOUR", default=1
 EMAIL_PLAY_REFUSALS_GLOBAL_PER_HOUR = env.int("EMAIL_PLAY_REFUSALS_GLOBAL_PER_HOUR", default=200)
 #: Larger received messages are refused unread (answered when the sender is a confirmed player).
 EMAIL_PLAY_MAX_MESSAGE_BYTES = env.int("EMAIL_PLAY_MAX_MESSAGE_BYTES", default=10 * 1024 * 1024)
-#: The authserv-id our own MTA writes in Authentication-Results; only those headers are trusted
-#: (unset: only the topmost one). A dmarc fail, or without dmarc a dkim or spf fail, is refused.
-EMAIL_PLAY_AUTHSERV_ID = env.str("EMAIL_PLAY_AUTHSERV_ID", default="")
-#: Production refuses inbound webhooks without ANYMAIL_WEBHOOK_SECRET (a check error and 503).
-EMAIL_PLAY_WEBHOOKS_REQUIRE_SECRET = not DEBUG
+#: The authserv-ids our own MTA or provider writes in Authentication-Results (comma-separated,
+#: e.g. mx.example.org or amazonses.com); only the topmost of those headers are trusted, all
+#: others are the sender's own words. EMAIL_PLAY_AUTHSERV_ID (one id) is the older name.
+EMAIL_PLAY_AUTHSERV_IDS = [value.strip().lower() for value in env.list(
+    "EMAIL_PLAY_AUTHSERV_IDS", default=env.list("EMAIL_PLAY_AUTHSERV_ID", default=[]))
+    if value.strip()]
+#: A reply is played only with a passing, From-aligned DMARC, DKIM or SPF verdict from one of
+#: those headers or from the inbound provider's own fields; on by default in production. Turned
+#: off with DJANGO_DEBUG=false (an MTA that cannot add the header), `check` warns
+#: (notifications.W001) and only a reported fail is refused.
+EMAIL_PLAY_REQUIRE_AUTHENTICATION = env.bool("EMAIL_PLAY_REQUIRE_AUTHENTICATION",
+                                             default=not DEBUG)
+#: Inbound webhooks need ANYMAIL_WEBHOOK_SECRET in every mode: production refuses them without it
+#: (a check error and 503); development without it makes a random one on first run, kept in
+#: DATA_DIR/anymail-webhook-secret ("turnpost:<password>", mode 0600).
+if DEBUG and not ANYMAIL.get("WEBHOOK_SECRET"):
+    ANYMAIL["WEBHOOK_SECRET"] = development_secret(
+        DATA_DIR / "anymail-webhook-secret", lambda: f"turnpost:{random_token()}")
 
 # ---- REST API ----------------------------------------------------------------------------------
 #: Larger API request bodies are refused with 413; deeper JSON with 400.

@@ -1,4 +1,5 @@
-"""Developer pages, routed only when DEBUG is on: the local email outbox."""
+"""Developer pages, served only when DEBUG is on and only to staff: the local email outbox, which
+holds every email the site sent (password-reset and sign-in links among them)."""
 
 from __future__ import annotations
 
@@ -6,6 +7,7 @@ import email
 from email import policy
 
 from django.conf import settings
+from django.contrib.auth.views import redirect_to_login
 from django.http import Http404
 from django.shortcuts import render
 
@@ -17,13 +19,22 @@ def _messages():
     return sorted(folder.glob("*.eml"), reverse=True)
 
 
-def _debug_only():
+def _refusal(request):
+    """Why this request may not see developer pages, as the answer to give, or None: off
+    without DEBUG (404), the login page for a visitor, 404 for a signed-in player who is not
+    staff (as if the page were not there)."""
     if not settings.DEBUG:
         raise Http404("Developer pages are off.")
+    if not request.user.is_authenticated:
+        return redirect_to_login(request.get_full_path())
+    if not request.user.is_staff:
+        raise Http404("Developer pages are for staff.")
+    return None
 
 
 def outbox(request):
-    _debug_only()
+    if refusal := _refusal(request):
+        return refusal
     entries = []
     for path in _messages()[:200]:
         with path.open("rb") as handle:
@@ -33,7 +44,8 @@ def outbox(request):
 
 
 def outbox_message(request, name: str):
-    _debug_only()
+    if refusal := _refusal(request):
+        return refusal
     path = settings.EMAIL_OUTBOX_DIR / name
     if "/" in name or not name.endswith(".eml") or not path.is_file():
         raise Http404("No such message.")

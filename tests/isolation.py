@@ -1,6 +1,7 @@
 """Gives each pytest-xdist worker its own Redis databases (broker and cache), event channel
 prefix, data folder and server ports, in the environment before Django reads its settings; the
-test database pytest-django already suffixes per worker. Loaded with `-p tests.isolation`."""
+test database pytest-django already suffixes per worker. Also one secret key for a test run and
+the processes it starts. Loaded with `-p tests.isolation`."""
 
 from __future__ import annotations
 
@@ -63,8 +64,19 @@ def pytest_load_initial_conftests():
     # pytest-django reads the settings in this same hook; tryfirst runs this one before it.
     # xdist names the worker in the environment before pytest starts in it.
     worker = os.environ.get("PYTEST_XDIST_WORKER")
-    if worker is None:
-        return
-    count = int(os.environ["PYTEST_XDIST_WORKER_COUNT"])
-    os.environ.update(worker_environment(os.environ, worker, count))
-    Path(os.environ["DATA_DIR"]).mkdir(parents=True, exist_ok=True)
+    if worker is not None:
+        count = int(os.environ["PYTEST_XDIST_WORKER_COUNT"])
+        os.environ.update(worker_environment(os.environ, worker, count))
+    share_development_secret_key()
+
+
+def share_development_secret_key() -> None:
+    """The random key the settings make in DATA_DIR, given to the processes the tests start
+    (workers, servers) through DJANGO_SECRET_KEY: they run with DATA_DIRs of their own, and
+    would otherwise each sign with a key of their own."""
+    from config.local_secrets import development_secret
+
+    data_dir = Path(os.environ.get("DATA_DIR", ROOT / "var"))
+    data_dir.mkdir(parents=True, exist_ok=True)
+    if not os.environ.get("DJANGO_SECRET_KEY"):
+        os.environ["DJANGO_SECRET_KEY"] = development_secret(data_dir / "secret-key")

@@ -1,6 +1,7 @@
 """`make run`'s process set on the embedded defaults: web, worker and beat start on SQLite and the
 filesystem broker, serve requests, and all stop on SIGTERM to the process group; the links in
-emails follow the port `make run PORT=…` serves on unless SITE_URL is set."""
+emails follow the port `make run PORT=…` serves on unless SITE_URL is set; the secret key is
+made at random into DATA_DIR on first run, never taken from the repository."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ import os
 import re
 import signal
 import socket
+import stat
 import subprocess
 import sys
 import time
@@ -35,7 +37,7 @@ def test_web_worker_and_beat_start_on_embedded_defaults_and_stop_together(tmp_pa
     port = _free_port()
     env = {
         key: value for key, value in os.environ.items()
-        if key not in {"DATABASE_URL", "REDIS_URL", "DJANGO_SETTINGS_MODULE"}
+        if key not in {"DATABASE_URL", "REDIS_URL", "DJANGO_SETTINGS_MODULE", "DJANGO_SECRET_KEY"}
     }
     bin_dir = str(Path(sys.executable).parent)
     env.update({"DATA_DIR": str(tmp_path), "WEB_PORT": str(port),
@@ -61,6 +63,7 @@ def test_web_worker_and_beat_start_on_embedded_defaults_and_stop_together(tmp_pa
             assert "ready." in ready and "beat: Starting" in ready, ready[-3000:]
             assert (tmp_path / "turnpost.sqlite3").exists()
             assert (tmp_path / "broker" / "queue").is_dir()
+            assert stat.S_IMODE((tmp_path / "secret-key").stat().st_mode) == 0o600
         finally:
             os.killpg(process.pid, signal.SIGTERM)
             process.wait(30)
@@ -124,3 +127,39 @@ def test_a_site_url_that_is_set_wins_over_the_port(tmp_path):
     site_url, links = _email_links({**env, **started_with})
     assert site_url == "https://play.example.org"
     assert links and all(link.startswith("https://play.example.org/") for link in links)
+
+
+#: The key config/settings.py once shipped for development: no server may sign with it again.
+OLD_REPOSITORY_KEY = "insecure-development-key-only-for-the-embedded-defaults-never-in-production"
+
+
+def test_make_run_makes_its_own_secret_key_once_into_data_dir(tmp_path):
+    env = {key: value for key, value in _run_env(tmp_path).items()
+           if key not in {"DJANGO_SECRET_KEY", "DJANGO_DEBUG"}}
+
+    def secret_key(data_dir: Path) -> str:
+        return subprocess.run(
+            [sys.executable, "manage.py", "shell", "-v", "0", "-c",
+             "from django.conf import settings; print(settings.SECRET_KEY)"],
+            cwd=ROOT, env={**env, "DATA_DIR": str(data_dir)}, capture_output=True, text=True,
+            check=True).stdout.strip()
+
+    first = secret_key(tmp_path)
+    key_file = tmp_path / "secret-key"
+    assert stat.S_IMODE(key_file.stat().st_mode) == 0o600 and key_file.read_text().strip() == first
+    assert first != OLD_REPOSITORY_KEY and len(first) >= 50
+    assert secret_key(tmp_path) == first  # kept: sessions and reply addresses survive a restart
+    assert secret_key(tmp_path / "elsewhere") not in (first, OLD_REPOSITORY_KEY)
+    assert OLD_REPOSITORY_KEY not in (ROOT / "config" / "settings.py").read_text()
+
+
+def test_processes_starting_together_agree_on_one_key(tmp_path):
+    """Web, workers and beat load the settings at the same moment when started without
+    `make run`'s migrate before them: the first key written is the one all of them use."""
+    code = ("import sys; from pathlib import Path; from config.local_secrets import "
+            "development_secret; print(development_secret(Path(sys.argv[1])))")
+    processes = [subprocess.Popen([sys.executable, "-c", code, str(tmp_path / "secret-key")],
+                                  cwd=ROOT, stdout=subprocess.PIPE, text=True) for _ in range(6)]
+    keys = {process.communicate(timeout=60)[0].strip() for process in processes}
+    assert len(keys) == 1 and keys == {(tmp_path / "secret-key").read_text().strip()}
+    assert [path.name for path in tmp_path.iterdir()] == ["secret-key"]  # no drafts left

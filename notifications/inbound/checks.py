@@ -1,9 +1,12 @@
-"""A system check that stops `migrate`, `check` and `runserver` in production when inbound email
-webhooks would accept posts from anyone (no ANYMAIL_WEBHOOK_SECRET)."""
+"""System checks of play by email's trust: an error that stops `migrate`, `check` and
+`runserver` when inbound email webhooks would accept posts from anyone (no
+ANYMAIL_WEBHOOK_SECRET), and a warning when production plays replies no mail system vouched for
+(EMAIL_PLAY_REQUIRE_AUTHENTICATION turned off)."""
 
 from __future__ import annotations
 
-from django.core.checks import Error, register
+from django.conf import settings
+from django.core.checks import Error, Warning, register
 
 from notifications.inbound.webhooks import webhook_secret_missing
 
@@ -13,10 +16,24 @@ def webhook_secret_check(app_configs, **kwargs):
     if not webhook_secret_missing():
         return []
     return [Error(
-        "Inbound email webhooks have no ANYMAIL_WEBHOOK_SECRET in production "
-        "(DJANGO_DEBUG=false): anyone could post mail to them.",
+        "Inbound email webhooks have no ANYMAIL_WEBHOOK_SECRET: anyone could post mail to them.",
         hint="Set ANYMAIL_WEBHOOK_SECRET to a random 'user:password' and give the provider "
              "the webhook URL with it (https://user:password@host/anymail/<provider>/inbound/). "
              "Until then the webhooks answer 503.",
         id="notifications.E001",
+    )]
+
+
+@register()
+def reply_authentication_check(app_configs, **kwargs):
+    if settings.DEBUG or settings.EMAIL_PLAY_REQUIRE_AUTHENTICATION:
+        return []
+    return [Warning(
+        "EMAIL_PLAY_REQUIRE_AUTHENTICATION is off in production: an email reply is played "
+        "without a passing SPF, DKIM or DMARC verdict, so anyone who learns a player's reply "
+        "address can move for them by writing the player's address in From.",
+        hint="Have your MTA add Authentication-Results (and list its authserv-id in "
+             "EMAIL_PLAY_AUTHSERV_IDS), or use an inbound provider that reports verdicts, then "
+             "unset EMAIL_PLAY_REQUIRE_AUTHENTICATION.",
+        id="notifications.W001",
     )]

@@ -248,8 +248,8 @@ def _process(inbound: InboundMessage, message: AnymailInboundMessage,
         # Nobody to answer: the one address we could trust is missing.
         finish(inbound, InboundStatus.REFUSED, "bad_sender",
                f"The From header is not one plain address ({sender.problem}); not answered.")
-    failure = trust.authentication_failure(
-        trust.header_verdicts(message) + list(provider_verdicts))
+    verdicts = trust.header_verdicts(message) + list(provider_verdicts)
+    failure = trust.authentication_failure(verdicts)
     if failure:
         refuse_stranger(inbound, "auth_failed",
                         gettext("Your email failed the sender checks of the mail system "
@@ -257,6 +257,14 @@ def _process(inbound: InboundMessage, message: AnymailInboundMessage,
                                 "was played. If you sent it, send it again directly (not "
                                 "forwarded), or play on the website.") % {"failure": failure},
                         now)
+    if (settings.EMAIL_PLAY_REQUIRE_AUTHENTICATION
+            and trust.authentication_pass(verdicts, sender.address) is None):
+        # Nobody vouched for the From: a leaked reply address alone must not move for a player.
+        refuse_stranger(inbound, "unauthenticated",
+                        gettext("Your email did not pass the sender checks of the mail system "
+                                "(SPF, DKIM or DMARC), so we cannot tell it came from you and "
+                                "nothing was played. Answer from the mail program of your "
+                                "Turnpost address, or play on the website."), now)
     text = reply_text(message, play_address=tokens.play_address())
     inbound.text = "\n".join(text.lines)[:5000]
     if not tokens.play_address():

@@ -82,29 +82,56 @@ class Verdict:
     result: str
     #: Who said so ("mx.example.org" for an Authentication-Results header, "webhook:ses", ...).
     source: str
+    #: The domain the result speaks for, lower case: DKIM's signing domain (d=), SPF's
+    #: MAIL FROM domain, DMARC's From domain; "" when the reporter does not say.
+    domain: str = ""
 
 
 _METHODS = ("dmarc", "dkim", "spf")
+#: Where each method names its domain in an Authentication-Results header (RFC 8601 2.7).
+_DOMAIN_PROPERTIES = {"dkim": (("header", "d"), ("header", "i")),
+                      "spf": (("smtp", "mailfrom"),),
+                      "dmarc": (("header", "from"),)}
+
+
+def _domain_of(value) -> str:
+    """The domain of an address, an "@domain" identity or a bare domain, in lower case."""
+    return str(value or "").strip().strip("<>").rpartition("@")[2].strip().rstrip(".").lower()
+
+
+def _result_domain(result) -> str:
+    properties = {(str(prop.type).lower(), str(prop.name).lower()): prop.value
+                  for prop in reversed(result.properties or [])}
+    for key in _DOMAIN_PROPERTIES.get(result.method.lower(), ()):
+        if properties.get(key):
+            return _domain_of(properties[key])
+    return ""
+
+
+def _trusted_headers(message: Message) -> list:
+    """The topmost run of Authentication-Results headers whose authserv-id is one of ours
+    (EMAIL_PLAY_AUTHSERV_IDS): each hop prepends its own, so ours sit above anything the
+    sender wrote (our MTA must also delete incoming ones claiming our id, as RFC 8601 asks).
+    Headers of other servers above ours are skipped; none at all are trusted without an id."""
+    own_ids = set(settings.EMAIL_PLAY_AUTHSERV_IDS)
+    trusted = []
+    for value in message.get_all("Authentication-Results") or []:
+        try:
+            header = authres.AuthenticationResultsHeader.parse_value(" ".join(str(value).split()))
+        except (authres.AuthResError, ValueError, IndexError):
+            header = None
+        if header is not None and (header.authserv_id or "").lower() in own_ids:
+            trusted.append(header)
+        elif trusted:
+            break
+    return trusted
 
 
 def header_verdicts(message: Message) -> list[Verdict]:
-    """Verdicts from the Authentication-Results headers we trust: those whose authserv-id is
-    EMAIL_PLAY_AUTHSERV_ID (our own MTA must remove incoming ones claiming that id, as RFC 8601
-    requires), or when that is unset, only the topmost header (the last hop adds it on top, so
-    a sender cannot slip one above it). A trusted header we cannot parse adds nothing."""
-    values = [str(value) for value in (message.get_all("Authentication-Results") or [])]
-    own_id = settings.EMAIL_PLAY_AUTHSERV_ID.strip().lower()
-    parsed = []
-    for value in values if own_id else values[:1]:
-        try:
-            header = authres.AuthenticationResultsHeader.parse_value(" ".join(value.split()))
-        except (authres.AuthResError, ValueError, IndexError):
-            continue
-        if own_id and (header.authserv_id or "").lower() != own_id:
-            continue
-        parsed.append(header)
-    return [Verdict(result.method.lower(), str(result.result).lower(), header.authserv_id)
-            for header in parsed for result in header.results
+    """Verdicts from the Authentication-Results headers we trust (see `_trusted_headers`)."""
+    return [Verdict(result.method.lower(), str(result.result).lower(), header.authserv_id,
+                    _result_domain(result))
+            for header in _trusted_headers(message) for result in header.results
             if result.method and result.method.lower() in _METHODS]
 
 
@@ -113,30 +140,45 @@ def _word(value) -> str:
     return match.group(1).lower() if match else ""
 
 
+def _signing_domain(message: Message) -> str:
+    """The one d= of the message's DKIM-Signature headers, or "" when there are none or several
+    (a provider's bare "dkim passed" can only be about that one then)."""
+    domains = set()
+    for value in (message.get_all("DKIM-Signature") if message is not None else None) or []:
+        match = re.search(r"(?:^|;)\s*d\s*=\s*([^;\s]+)", " ".join(str(value).split()))
+        domains.add(_domain_of(match.group(1)) if match else "")
+    return domains.pop() if len(domains) == 1 else ""
+
+
 def provider_verdicts(esp_name: str, esp_event, message: Message) -> list[Verdict]:
     """Verdicts a provider reports in its own fields (anymail's AnymailInboundMessage has no
     SPF/DKIM attributes, only `spam_detected`/`spam_score`, which the automatic-mail check uses):
     Amazon SES's receipt verdicts, SendGrid's `SPF`/`dkim` fields, Mailgun's `X-Mailgun-Spf` and
-    `X-Mailgun-Dkim-Check-Result` headers, Postmark's topmost `Received-SPF` header."""
+    `X-Mailgun-Dkim-Check-Result` headers, Postmark's topmost `Received-SPF` header. An SPF
+    result speaks for the envelope sender anymail reports; a DKIM result without a domain for
+    the message's one signing domain; SES's DMARC verdict for the From it read."""
     provider = (esp_name or "").lower().replace(" ", "")
     source = f"webhook:{provider}"
-    found: list[tuple[str, str]] = []
+    mail_from = _domain_of(getattr(message, "envelope_sender", None))
+    signer = _signing_domain(message)
+    found: list[tuple[str, str, str]] = []
     if provider == "amazonses" and isinstance(esp_event, dict):
         receipt = esp_event.get("receipt") or {}
-        for method in _METHODS:
+        for method, domain in (("dmarc", ""), ("dkim", signer), ("spf", mail_from)):
             status = str((receipt.get(f"{method}Verdict") or {}).get("status", "")).upper()
-            found.append((method, {"PASS": "pass", "FAIL": "fail"}.get(status, "")))
+            found.append((method, {"PASS": "pass", "FAIL": "fail"}.get(status, ""), domain))
     elif provider == "sendgrid" and hasattr(esp_event, "POST"):
-        found.append(("spf", _word(esp_event.POST.get("SPF"))))
+        found.append(("spf", _word(esp_event.POST.get("SPF")), mail_from))
         # "{@example.com : pass}" per signing domain
-        found += [("dkim", result.lower()) for result in
-                  re.findall(r":\s*([A-Za-z]+)", str(esp_event.POST.get("dkim") or ""))]
+        found += [("dkim", result.lower(), _domain_of(domain)) for domain, result in
+                  re.findall(r"(@?[^\s{},:]+)\s*:\s*([A-Za-z]+)",
+                             str(esp_event.POST.get("dkim") or ""))]
     elif provider == "mailgun":
-        found.append(("spf", _word(message.get("X-Mailgun-Spf"))))
-        found.append(("dkim", _word(message.get("X-Mailgun-Dkim-Check-Result"))))
+        found.append(("spf", _word(message.get("X-Mailgun-Spf")), mail_from))
+        found.append(("dkim", _word(message.get("X-Mailgun-Dkim-Check-Result")), signer))
     elif provider == "postmark":
-        found.append(("spf", _word((message.get_all("Received-SPF") or [""])[0])))
-    return [Verdict(method, result, source) for method, result in found if result]
+        found.append(("spf", _word((message.get_all("Received-SPF") or [""])[0]), mail_from))
+    return [Verdict(method, result, source, domain) for method, result, domain in found if result]
 
 
 def authentication_failure(verdicts: list[Verdict]) -> str:
@@ -158,6 +200,35 @@ def authentication_failure(verdicts: list[Verdict]) -> str:
         dkim_failed = [] if any(v.result == "pass" for v in by_method["dkim"]) else failed("dkim")
         failures = dkim_failed + failed("spf")
     return ", ".join(f"{v.method}=fail ({v.source})" for v in failures)
+
+
+def aligned(domain: str, from_domain: str) -> bool:
+    """Whether a result about `domain` vouches for a From in `from_domain`: the same domain, or
+    a parent of it (d=example.org signs for mail.example.org, as DMARC's relaxed alignment
+    allows). Never a child: without the public suffix list a subdomain's owner (a user of a
+    shared hosting domain) could otherwise speak for its parent."""
+    if not domain or not from_domain:
+        return False
+    return domain == from_domain or (
+        domain.count(".") >= 1 and from_domain.endswith("." + domain))
+
+
+def authentication_pass(verdicts: list[Verdict], from_address: str) -> Verdict | None:
+    """The verdict that vouches for the From address, or None: a DMARC `pass` (for the From
+    domain, when the reporter names one), else a DKIM `pass` whose signing domain is aligned
+    with the From domain, else an SPF `pass` whose MAIL FROM domain is. As the large mail
+    systems decide, an unaligned pass (a signature of the sender's own provider, a bounce
+    domain of a mailing list) says nothing about who wrote the From."""
+    from_domain = _domain_of(from_address)
+    for method in _METHODS:
+        for verdict in verdicts:
+            if verdict.method != method or verdict.result != "pass":
+                continue
+            if method == "dmarc" and verdict.domain in ("", from_domain):
+                return verdict
+            if method != "dmarc" and aligned(verdict.domain, from_domain):
+                return verdict
+    return None
 
 
 # ---- the message itself -------------------------------------------------------------------------

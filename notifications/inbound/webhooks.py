@@ -1,9 +1,10 @@
 """django-anymail's inbound webhooks as an entrance for play by email: the signal receiver's work,
 and a middleware around anymail's webhook views."""
 
-# The middleware refuses to serve them in production without ANYMAIL_WEBHOOK_SECRET (503), and
-# turns what a malformed or oversized delivery raises inside anymail into a recorded refusal
-# answered 200, since providers retry every other status.
+# The middleware refuses to serve them without ANYMAIL_WEBHOOK_SECRET (503; development makes one
+# in DATA_DIR, config/settings.py), so anymail's basic auth guards every delivery in every mode;
+# and it turns what a malformed or oversized delivery raises inside anymail into a recorded
+# refusal answered 200, since providers retry every other status.
 
 from __future__ import annotations
 
@@ -31,9 +32,8 @@ def webhook_email_receive(*, event, esp_name: str):
 
 
 def webhook_secret_missing() -> bool:
-    """Inbound webhooks would take posts from anyone: production without ANYMAIL_WEBHOOK_SECRET."""
-    return settings.EMAIL_PLAY_WEBHOOKS_REQUIRE_SECRET and not settings.ANYMAIL.get(
-        "WEBHOOK_SECRET")
+    """Inbound webhooks would take posts from anyone: no ANYMAIL_WEBHOOK_SECRET (in any mode)."""
+    return not settings.ANYMAIL.get("WEBHOOK_SECRET")
 
 
 def _anymail_view_class(view_func):
@@ -60,8 +60,8 @@ class InboundWebhookGuard:
             return None
         if webhook_secret_missing():
             logger.error("inbound webhook refused: ANYMAIL_WEBHOOK_SECRET is not set")
-            return HttpResponse("Inbound email webhooks are switched off: this site runs in "
-                                "production without ANYMAIL_WEBHOOK_SECRET.", status=503,
+            return HttpResponse("Inbound email webhooks are switched off: this site runs "
+                                "without ANYMAIL_WEBHOOK_SECRET.", status=503,
                                 content_type="text/plain")
         request.inbound_webhook_view = (view_class, getattr(view_func, "view_initkwargs", {}))
         return None
@@ -101,7 +101,7 @@ def _authenticated(request, view_class, initkwargs) -> bool:
             AnymailBasicAuthMixin.validate_request(view, request)
         except Exception:  # any failure means "not authenticated"
             return False
-        return bool(view.basic_auth) or not settings.EMAIL_PLAY_WEBHOOKS_REQUIRE_SECRET
+        return bool(view.basic_auth)
     except Exception:  # any failure means "not authenticated"
         return False
     return True

@@ -3,6 +3,7 @@ answers built the way mail clients build them (RFC 822 bytes), fed through the r
 
 from __future__ import annotations
 
+import base64
 import email
 import hashlib
 import hmac
@@ -130,13 +131,22 @@ def mailgun_configured(settings) -> None:
     settings.ANYMAIL = {**settings.ANYMAIL, "MAILGUN_WEBHOOK_SIGNING_KEY": SIGNING_KEY}
 
 
+def webhook_auth() -> dict[str, str]:
+    """The basic auth every inbound webhook needs (ANYMAIL_WEBHOOK_SECRET, which development
+    makes in DATA_DIR when unset), as Client keyword arguments."""
+    from django.conf import settings
+
+    secret = settings.ANYMAIL.get("WEBHOOK_SECRET", "").encode()
+    return {"HTTP_AUTHORIZATION": "Basic " + base64.b64encode(secret).decode()} if secret else {}
+
+
 def mailgun_post(fields: dict, *, path="/anymail/mailgun/inbound_mime/", key=SIGNING_KEY,
                  **extra):
     timestamp, token = str(int(time.time())), os.urandom(25).hex()
     payload = {**fields, "timestamp": timestamp, "token": token,
                "signature": mailgun_signature(timestamp, token, key)}
     with committed():
-        return Client().post(path, payload, **extra)
+        return Client().post(path, payload, **{**webhook_auth(), **extra})
 
 
 def mailgun_raw_post(raw: bytes, *, recipient: str = "", **extra):
@@ -153,4 +163,5 @@ def mailgun_raw_post(raw: bytes, *, recipient: str = "", **extra):
     with committed():
         return Client(raise_request_exception=False).post(
             "/anymail/mailgun/inbound_mime/", body,
-            content_type=f"multipart/form-data; boundary={boundary}", **extra)
+            content_type=f"multipart/form-data; boundary={boundary}",
+            **{**webhook_auth(), **extra})

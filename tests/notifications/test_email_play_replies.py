@@ -57,7 +57,10 @@ def outcome(case: Case) -> tuple[str, int | None, str]:
     game, (_, bob) = started()
     turn = last_mail_to(bob)
     sent_before = len(mails_to(bob))
-    pipe(build(case, _original(turn, bob), bob.public_name))
+    # As production receives it: our MTA's verdict on top (EMAIL_PLAY_AUTHSERV_IDS, below).
+    pipe(b"Authentication-Results: mx.turnpost.test; spf=pass smtp.mailfrom=example.com; "
+         b"dkim=pass header.d=example.com; dmarc=pass header.from=example.com\r\n"
+         + build(case, _original(turn, bob), bob.public_name))
     inbound = InboundMessage.objects.order_by("-id").first()
     note = f"{inbound.status}; {inbound.reason}: {inbound.detail[:160]} | read {inbound.text!r}"
     moves = list(Action.objects.filter(game=game, source="email"))
@@ -105,7 +108,10 @@ def test_the_corpus_spans_clients_languages_charsets_and_layouts():
                                                "auto-reply")), layouts
 
 
-def test_every_corpus_reply_has_its_outcome_and_none_plays_a_wrong_move(capsys):
+def test_every_corpus_reply_has_its_outcome_and_none_plays_a_wrong_move(capsys, settings):
+    # Production's trust rules: a reply plays only with our MTA's passing verdict.
+    settings.EMAIL_PLAY_REQUIRE_AUTHENTICATION = True
+    settings.EMAIL_PLAY_AUTHSERV_IDS = ["mx.turnpost.test"]
     results, wrong, notes = [], [], []
     for case in CASES:
         mail.outbox.clear()

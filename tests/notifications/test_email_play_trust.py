@@ -38,6 +38,7 @@ from tests.notifications.email_play import (
     pipe,
     reply_to_of,
     started,
+    webhook_auth,
     with_header,
 )
 
@@ -122,6 +123,12 @@ def test_a_plain_display_name_still_plays():
 OUR_MX = "mx.turnpost.test"
 
 
+@pytest.fixture
+def our_mx(settings):
+    """Our MTA writes Authentication-Results headers as mx.turnpost.test."""
+    settings.EMAIL_PLAY_AUTHSERV_IDS = [OUR_MX, "second.turnpost.test"]
+
+
 def authenticated(raw: bytes, *headers: str) -> bytes:
     """`raw` with Authentication-Results headers on top, the first one topmost."""
     lines = b"".join(f"Authentication-Results: {value}\r\n".encode() for value in headers)
@@ -129,7 +136,7 @@ def authenticated(raw: bytes, *headers: str) -> bytes:
 
 
 @pytest.mark.parametrize("entrance", ENTRANCES)
-def test_a_dmarc_fail_from_the_topmost_header_is_refused_and_told_to_the_player(mailgun,
+def test_a_dmarc_fail_from_the_topmost_header_is_refused_and_told_to_the_player(our_mx, mailgun,
                                                                                 entrance):
     game, (alice, bob) = started()
     start = last_mail_to(bob)
@@ -146,14 +153,16 @@ def test_a_dmarc_fail_from_the_topmost_header_is_refused_and_told_to_the_player(
     assert nothing_played(game)
 
 
-def test_without_an_authserv_id_only_the_topmost_header_counts():
-    """A sender can write Authentication-Results headers of their own, but only below the one
-    the last hop adds on top."""
+def test_a_header_of_an_authserv_id_we_did_not_name_is_the_senders_own_words(settings):
+    """Anyone can write an Authentication-Results header: without EMAIL_PLAY_AUTHSERV_IDS none
+    is trusted, whatever it says or where it stands."""
+    settings.EMAIL_PLAY_REQUIRE_AUTHENTICATION = True
+    assert settings.EMAIL_PLAY_AUTHSERV_IDS == []
     game, (alice, bob) = started()
     start = last_mail_to(bob)
-    pipe(authenticated(answer(start, "2"), f"{OUR_MX}; dmarc=pass header.from=example.com",
-                       "forged.example; dmarc=fail header.from=example.com"))
-    assert (latest().status, latest().reason) == ("applied", "move")
+    pipe(authenticated(answer(start, "2"), f"{OUR_MX}; dmarc=pass header.from=example.com"))
+    assert (latest().status, latest().reason) == ("refused", "unauthenticated")
+    assert nothing_played(game)
 
 
 @pytest.mark.parametrize("results, refused", [
@@ -165,8 +174,7 @@ def test_without_an_authserv_id_only_the_topmost_header_counts():
     ("dkim=permerror header.d=example.com; spf=neutral smtp.mailfrom=example.com", False),
     ("dmarc=fail header.from=example.com; dkim=pass header.d=example.com", True),
 ])
-def test_our_authserv_ids_verdicts_decide(settings, results, refused):
-    settings.EMAIL_PLAY_AUTHSERV_ID = OUR_MX
+def test_our_authserv_ids_verdicts_decide(our_mx, results, refused):
     game, (alice, bob) = started()
     start = last_mail_to(bob)
     # A header of another server above ours is not ours to trust, whatever it says.
@@ -228,11 +236,138 @@ def test_the_rule_for_verdicts():
     assert not fails()
 
 
-# ---- webhooks need a secret in production -------------------------------------------------------
+# ---- nobody vouched for the sender: refused where authentication is required -------------------
 
 
-def test_production_webhooks_without_a_secret_answer_503_and_record_nothing(mailgun, settings):
-    settings.EMAIL_PLAY_WEBHOOKS_REQUIRE_SECRET = True
+@pytest.mark.parametrize("entrance", ENTRANCES)
+def test_a_forged_from_with_a_leaked_reply_address_and_no_verdict_is_refused(settings, mailgun,
+                                                                             entrance):
+    """alice has seen bob's reply address (a forwarded email, a shared screen) and writes to it
+    with bob's address in From; no mail system vouches for that From."""
+    settings.EMAIL_PLAY_REQUIRE_AUTHENTICATION = True
+    game, (alice, bob) = started()
+    start = last_mail_to(bob)
+    forged = answer(start, "2", sender=bob.email)
+    assert b"Authentication-Results" not in forged
+    mail.outbox.clear()
+    deliver(entrance, forged, reply_to_of(start))
+    inbound = latest()
+    assert (inbound.status, inbound.reason) == ("refused", "unauthenticated"), inbound.detail
+    assert inbound.user is None and inbound.game is None and nothing_played(game)
+    # Told only to the confirmed address in From, under the fixed subject, about no game.
+    (refusal,) = mail.outbox
+    assert refusal.to == [bob.email] and refusal.subject == REFUSAL_SUBJECT
+    assert outcome_of(refusal) == "refused; unauthenticated"
+    assert "SPF, DKIM or DMARC" in refusal.body and start.subject not in refusal.body
+
+
+#: Results our MTA reports for bob@example.com's answer, and whether it is played.
+VOUCHING = [
+    ("dmarc=pass header.from=example.com", True),
+    ("dmarc=pass", True),
+    ("dkim=pass header.d=example.com header.i=@example.com", True),
+    ("dkim=pass header.i=@example.com", True),
+    ("spf=pass smtp.mailfrom=bounces@example.com", True),
+    ("spf=pass smtp.mailfrom=example.com; dkim=none", True),
+    # Aligned with a parent of the From domain only, never a child or a stranger.
+    ("dkim=pass header.d=com", False),
+    ("dkim=pass header.d=mail.example.com", False),
+    ("dkim=pass header.d=evil.test", False),
+    ("spf=pass smtp.mailfrom=mallory@evil.test", False),
+    ("spf=pass smtp.helo=mx.evil.test", False),
+    ("dmarc=pass header.from=evil.test", False),
+    ("spf=softfail smtp.mailfrom=example.com; dkim=neutral header.d=example.com", False),
+    ("dkim=none; spf=none; dmarc=none", False),
+]
+
+
+@pytest.mark.parametrize("results, played", VOUCHING)
+def test_only_a_passing_aligned_verdict_of_ours_vouches_for_the_sender(our_mx, settings, results,
+                                                                        played):
+    settings.EMAIL_PLAY_REQUIRE_AUTHENTICATION = True
+    game, (alice, bob) = started()
+    assert bob.email.endswith("@example.com")
+    start = last_mail_to(bob)
+    pipe(authenticated(answer(start, "2"), f"second.turnpost.test; {results}"))
+    expected = ("applied", "move") if played else ("refused", "unauthenticated")
+    assert (latest().status, latest().reason) == expected, latest().detail
+    assert nothing_played(game) is not played
+
+
+def test_only_the_topmost_run_of_our_headers_is_trusted(our_mx, settings):
+    """Another server's header above ours is skipped; below the first header that is not ours,
+    a header claiming our id is the sender's (our MTA stamps above everything it received)."""
+    settings.EMAIL_PLAY_REQUIRE_AUTHENTICATION = True
+    game, (alice, bob) = started()
+    start = last_mail_to(bob)
+    pipe(authenticated(answer(start, "2"), f"{OUR_MX}; spf=none", "relay.example; spf=none",
+                       f"{OUR_MX}; dmarc=pass header.from=example.com"))
+    assert (latest().status, latest().reason) == ("refused", "unauthenticated")
+    pipe(authenticated(answer(start, "2"), "filter.example; spf=none",
+                       f"{OUR_MX}; dmarc=pass header.from=example.com"))
+    assert (latest().status, latest().reason) == ("applied", "move")
+
+
+def test_a_providers_aligned_pass_vouches_through_its_webhook(settings, mailgun):
+    """Mailgun says "Pass" without a domain: SPF speaks for the envelope sender it reports
+    (anymail's envelope_sender), DKIM for the message's one signing domain."""
+    settings.EMAIL_PLAY_REQUIRE_AUTHENTICATION = True
+    game, (alice, bob) = started()
+    start = last_mail_to(bob)
+    for envelope_sender, outcome in (("bounce@evil.test", "unauthenticated"),
+                                     (bob.email, "move")):
+        spf_pass = with_header(answer(start, "2"), "X-Mailgun-Spf", "Pass")
+        response = mailgun_post({"body-mime": spf_pass.decode(), "sender": envelope_sender,
+                                 "recipient": reply_to_of(start)})
+        assert response.status_code == 200 and latest().reason == outcome, envelope_sender
+    # (The game moved on since that email: a stale answer, but a vouched-for one.)
+    for signer, vouched in (("evil.test", False), ("example.com", True)):
+        signed = with_header(answer(start, "1"), "X-Mailgun-Dkim-Check-Result", "Pass")
+        signed = with_header(signed, "DKIM-Signature", f"v=1; d={signer}; s=s1; b=AAAA")
+        mailgun_raw_post(signed, recipient=reply_to_of(start))
+        assert (latest().reason != "unauthenticated") is vouched, (signer, latest().detail)
+
+
+def test_sendgrids_aligned_dkim_pass_vouches(settings):
+    settings.EMAIL_PLAY_REQUIRE_AUTHENTICATION = True
+    game, (alice, bob) = started()
+    start = last_mail_to(bob)
+    for dkim, outcome in (("{@evil.test : pass}", "unauthenticated"),
+                          ("{@example.com : pass}", "move")):
+        fields = {"email": answer(start, "2").decode(), "SPF": "none", "dkim": dkim,
+                  "envelope": json.dumps({"from": bob.email, "to": [reply_to_of(start)]})}
+        with committed():
+            response = Client().post("/anymail/sendgrid/inbound/", fields, **webhook_auth())
+        assert response.status_code == 200 and latest().reason == outcome, dkim
+
+
+def test_production_requires_authentication_unless_told_not_to_with_a_warning(tmp_path):
+    """DJANGO_DEBUG=false turns the requirement on; EMAIL_PLAY_REQUIRE_AUTHENTICATION=false turns
+    it off, and `check` (which `migrate` runs before the server starts) warns."""
+    env = {**os.environ, "DJANGO_DEBUG": "false", "DATA_DIR": str(tmp_path),
+           "DJANGO_SECRET_KEY": "k" + base64.b64encode(os.urandom(60)).decode(),
+           "DJANGO_ALLOWED_HOSTS": "play.example.org", "ANYMAIL_WEBHOOK_SECRET": "hook:s3cret"}
+    env.pop("EMAIL_PLAY_REQUIRE_AUTHENTICATION", None)
+    show = [sys.executable, "manage.py", "shell", "-v", "0", "-c",
+            "from django.conf import settings; print(settings.EMAIL_PLAY_REQUIRE_AUTHENTICATION)"]
+    check = [sys.executable, "manage.py", "check"]
+
+    def run(command, **extra):
+        return subprocess.run(command, cwd=ROOT, env={**env, **extra}, capture_output=True,
+                              text=True, timeout=120)
+
+    assert run(show).stdout.strip() == "True"
+    assert "notifications.W001" not in run(check).stderr
+    assert run(show, EMAIL_PLAY_REQUIRE_AUTHENTICATION="false").stdout.strip() == "False"
+    warned = run(check, EMAIL_PLAY_REQUIRE_AUTHENTICATION="false")
+    assert warned.returncode == 0 and "notifications.W001" in warned.stderr, warned.stderr
+    assert run(show, DJANGO_DEBUG="true").stdout.strip() == "False"  # `make run`
+
+
+# ---- webhooks need a secret in every mode -------------------------------------------------------
+
+
+def test_webhooks_without_a_secret_answer_503_and_record_nothing(mailgun, settings):
     settings.ANYMAIL = {key: value for key, value in settings.ANYMAIL.items()
                         if key != "WEBHOOK_SECRET"}
     game, (alice, bob) = started()

@@ -41,6 +41,7 @@ from tests.notifications.email_play import (
     pipe,
     reply_to_of,
     started,
+    webhook_auth,
 )
 
 
@@ -147,12 +148,13 @@ def test_mailersend_signed_inbound_webhook(settings):
     }}).encode()
     url = "/anymail/mailersend/inbound/"
     forged = hmac.new(b"not-the-secret", body, hashlib.sha256).hexdigest()
-    refused = Client().post(url, body, content_type="application/json", HTTP_SIGNATURE=forged)
+    refused = Client().post(url, body, content_type="application/json", HTTP_SIGNATURE=forged,
+                            **webhook_auth())
     assert refused.status_code == 400 and not InboundMessage.objects.exists()
     signature = hmac.new(MAILERSEND_SECRET.encode(), body, hashlib.sha256).hexdigest()
     with committed():
         response = Client().post(url, body, content_type="application/json",
-                                 HTTP_SIGNATURE=signature)
+                                 HTTP_SIGNATURE=signature, **webhook_auth())
     assert response.status_code == 200
     inbound = InboundMessage.objects.get()
     assert (inbound.channel, inbound.status, inbound.reason) == ("webhook:mailersend", "applied",
@@ -185,7 +187,7 @@ def test_a_failure_while_processing_loses_nothing_the_retry_plays(mailgun, monke
             "/anymail/mailgun/inbound_mime/",
             {"body-mime": raw.decode("ascii"), "recipient": reply_to_of(start),
              "timestamp": timestamp, "token": token,
-             "signature": mailgun_signature(timestamp, token)})
+             "signature": mailgun_signature(timestamp, token)}, **webhook_auth())
     assert response.status_code in (500, 503)  # (503: the site's "database unreachable" answer)
     with pytest.raises(SystemExit) as exited:
         pipe(raw)

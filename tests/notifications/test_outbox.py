@@ -318,12 +318,40 @@ def test_outbox_backend_writes_eml_files(settings, tmp_path):
     parsed = email.message_from_bytes(files[0].read_bytes(), policy=email_policy.default)
     assert parsed["Subject"] == "Hello"
     client = Client()
+    client.force_login(UserFactory(is_staff=True))
     assert client.get("/dev/outbox/").status_code == 404  # DEBUG is off
     settings.DEBUG = True
     page = client.get("/dev/outbox/")
     assert page.status_code == 200 and b"Hello" in page.content
     assert client.get(f"/dev/outbox/{files[0].name}").status_code == 200
     assert client.get("/dev/outbox/..%2Fsecret.eml").status_code == 404
+
+
+def test_the_outbox_pages_answer_only_staff(settings, tmp_path):
+    """The outbox holds every email sent, password-reset links among them: on a DEBUG server a
+    visitor is sent to the login page and a signed-in player who is not staff gets 404."""
+    from django.core.mail import send_mail
+
+    settings.DEBUG = True
+    settings.EMAIL_BACKEND = "notifications.backends.OutboxEmailBackend"
+    settings.EMAIL_OUTBOX_DIR = tmp_path / "outbox"
+    send_mail("Reset your password", "https://example.test/reset/secret-link/",
+              "from@example.com", ["victim@example.com"])
+    (message,) = (tmp_path / "outbox").glob("*.eml")
+    pages = ("/dev/outbox/", f"/dev/outbox/{message.name}")
+    for page in pages:
+        visitor = Client().get(page)
+        assert visitor.status_code == 302 and "/accounts/login/" in visitor["Location"]
+        assert b"secret-link" not in visitor.content
+    player = Client()
+    player.force_login(UserFactory())
+    for page in pages:
+        answer = player.get(page)
+        assert answer.status_code == 404 and b"secret-link" not in answer.content
+    staff = Client()
+    staff.force_login(UserFactory(is_staff=True))
+    assert b"Reset your password" in staff.get(pages[0]).content
+    assert b"secret-link" in staff.get(pages[1]).content
 
 
 def test_invitations_through_the_api_and_the_web(api_client):
