@@ -209,3 +209,25 @@ def test_without_redis_the_one_process_counts_its_own_streams(tmp_path, channel_
     finally:
         stop_server(process)
 
+
+# ---- errors on stream paths ------------------------------------------------------------------
+
+
+@pytest.mark.django_db(transaction=True)
+def test_every_error_on_a_stream_path_is_the_json_body(tmp_path, channel_prefix):
+    """Under DEBUG (`make run`) as well: Django's own error pages are HTML."""
+    process, url, _ = start_server(tmp_path, {"DJANGO_DEBUG": "1",
+                                              "EVENTS_CHANNEL_PREFIX": channel_prefix})
+    try:
+        game, _users = started_game(2, engine="stone_age", seed="stream-errors")
+        for path in (f"/api/v1/games/{game.pk}/stream", "/api/v1/stream/events"):
+            bad_host = requests.get(url + path, headers={"Host": "evil.example"}, timeout=10)
+            assert bad_host.status_code == 400
+            assert bad_host.json()["code"] == "bad_request"
+            nul = requests.get(url + path + "?last_event_id=1%00", timeout=10)
+            assert nul.status_code == 400 and nul.json()["code"] == "invalid_query"
+            post = requests.post(url + path, timeout=10)
+            assert post.status_code == 405 and post.json()["code"] == "method_not_allowed"
+            assert post.headers["Allow"] == "GET, HEAD"
+    finally:
+        stop_server(process)
