@@ -10,9 +10,7 @@ sits elsewhere now) gets a `closed` event with the reason and is closed.
 
 The check reads the database in a fixed number of queries, whatever the number of streams:
 tokens, legacy tokens, users (with a ban), sessions, and games, seats and invitations (at most
-seven, most of them skipped when no stream needs them). Measured with 200 open streams (100
-token and 100 session streams of 200 players on 100 games, tests/live/test_stream_access.py):
-see STREAM_ACCESS_CHECK_COST.
+seven, those no stream needs skipped). Token expiry is timed here, without a query.
 """
 
 from __future__ import annotations
@@ -23,17 +21,17 @@ from datetime import datetime
 from django.conf import settings
 from django.db.models import Exists, OuterRef
 from django.utils import timezone
+from django.utils.crypto import salted_hmac
 
 from accounts.models import PersonalAccessToken, Sanction, SanctionKind, User
 from games.live import hub as live
 from games.selectors.access import sight_of
 
-#: The cost of one check of 200 open streams (100 by token, 100 by session; 200 players, 100
-#: games, all public), measured on the project's 2-core test machine: 5 queries, 6-9 ms of
-#: which the database round trips are most; every STREAM_ACCESS_CHECK_SECONDS (2 s) per web
-#: process, however many streams it holds (the queries grow with the ids they name, not in
-#: number).
-STREAM_ACCESS_CHECK_COST = {"streams": 200, "queries": 5, "milliseconds": (6, 9)}
+# One check of 200 open streams (100 by token on 50 games, half of them private; 100 by session;
+# 200 players), measured on the project's 2-core machine under other load
+# (tests/live/test_stream_access.py): 5 queries of about 1 ms each, 13-18 ms in all, in a worker
+# thread every STREAM_ACCESS_CHECK_SECONDS (2 s) per web process: under 1 % of a core. The
+# queries grow with the ids they name, not in number.
 
 
 @dataclass(frozen=True)
@@ -46,9 +44,9 @@ class StreamAccess:
     expires_at: datetime | None = None
     #: A token from the password login of earlier versions (deleted on a password change).
     legacy_token_key: str | None = None
-    #: A session cookie, and the session hash of the password the stream opened under.
+    #: A session cookie, and a mark of the password the stream opened under.
     session_key: str | None = None
-    session_hash: str | None = None
+    password_mark: str | None = None
     #: The game stream's game and the viewer's seat (None: a spectator).
     game_id: int | None = None
     seat: int | None = None
@@ -67,7 +65,14 @@ def access_of(request, user, credentials) -> StreamAccess:
     if user_id is None:
         return StreamAccess(None)
     return StreamAccess(user_id, session_key=request.session.session_key,
-                        session_hash=user.get_session_auth_hash())
+                        password_mark=password_mark(user.password))
+
+
+def password_mark(password_hash: str) -> str:
+    """What tells a password change (as Django's session hash does), without keeping the
+    password's hash itself."""
+    return salted_hmac("games.api.stream_access.password_mark", password_hash,
+                       algorithm="sha256").hexdigest()
 
 
 def lost_access(accesses: list[StreamAccess], now: datetime | None = None) -> dict[int, str]:
@@ -117,7 +122,7 @@ def _check_users(accesses, lost) -> None:
     users = {pk: (active, password, is_banned) for pk, active, password, is_banned in
              User.objects.filter(pk__in=user_ids).annotate(banned=Exists(banned))
              .values_list("pk", "is_active", "password", "banned")}
-    hashes: dict[int, str] = {}
+    marks: dict[int, str] = {}
     for index, access in _still_open(accesses, lost):
         if access.user_id is None:
             continue
@@ -126,11 +131,10 @@ def _check_users(accesses, lost) -> None:
             lost[index] = "account_inactive"
         elif found[2]:
             lost[index] = "account_banned"
-        elif access.session_hash is not None:
-            if access.user_id not in hashes:
-                hashes[access.user_id] = User(pk=access.user_id,
-                                              password=found[1]).get_session_auth_hash()
-            if hashes[access.user_id] != access.session_hash:
+        elif access.password_mark is not None:
+            if access.user_id not in marks:
+                marks[access.user_id] = password_mark(found[1])
+            if marks[access.user_id] != access.password_mark:
                 lost[index] = "password_changed"
 
 
@@ -138,14 +142,14 @@ def _check_sessions(accesses, lost, now) -> None:
     from importlib import import_module
 
     keys = {access.session_key for _, access in _still_open(accesses, lost)
-            if access.session_hash is not None}
+            if access.password_mark is not None}
     if not keys:
         return
     model = import_module(settings.SESSION_ENGINE).SessionStore.get_model_class()
     live_keys = set(model.objects.filter(session_key__in=keys, expire_date__gt=now)
                     .values_list("session_key", flat=True))
     for index, access in _still_open(accesses, lost):
-        if access.session_hash is not None and access.session_key not in live_keys:
+        if access.password_mark is not None and access.session_key not in live_keys:
             lost[index] = "signed_out"
 
 
