@@ -29,6 +29,7 @@ from django.http import Http404, JsonResponse  # noqa: E402
 from django.utils import translation  # noqa: E402
 from django.utils.log import log_response  # noqa: E402
 from django.utils.translation import gettext  # noqa: E402
+from rest_framework.exceptions import MethodNotAllowed  # noqa: E402
 
 from config.request_checks import control_character_problem, refusal  # noqa: E402
 from games.api import errors  # noqa: E402
@@ -39,11 +40,11 @@ STREAM_PATHS = re.compile(r"^/api/v1/(games/[0-9]+/stream|stream/events)/?$")
 def _refusal_before_the_view(request):
     """What middleware and the view's decorators would refuse, as JSON; None to go on."""
     request.get_host()  # raises DisallowedHost: answered below
-    if request.method not in ("GET", "HEAD"):
+    if request.method != "GET":  # the views' require_GET would answer without a body
         response = JsonResponse(errors.error_body(
-            "method_not_allowed", gettext("Method “%(method)s” not allowed.")
-            % {"method": request.method[:20]}), status=405)
-        response["Allow"] = "GET, HEAD"
+            "method_not_allowed", str(MethodNotAllowed(request.method[:20]).detail)),
+            status=405)
+        response["Allow"] = "GET"
         return response
     problem = control_character_problem(request)
     return refusal(request, problem) if problem is not None else None

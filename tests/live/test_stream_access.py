@@ -228,7 +228,9 @@ def test_every_error_on_a_stream_path_is_the_json_body(tmp_path, channel_prefix)
             assert nul.status_code == 400 and nul.json()["code"] == "invalid_query"
             post = requests.post(url + path, timeout=10)
             assert post.status_code == 405 and post.json()["code"] == "method_not_allowed"
-            assert post.headers["Allow"] == "GET, HEAD"
+            assert post.headers["Allow"] == "GET"
+            head = requests.head(url + path, timeout=10)
+            assert head.status_code == 405 and head.headers["Allow"] == "GET"
     finally:
         stop_server(process)
 
