@@ -6,6 +6,10 @@ signals, middleware hooks) that lives as long as the response: one parked thread
 stream. So streams are served by a handler without middleware and without that per-request
 thread (its few synchronous calls share one thread); the stream views check the host, the token
 or the session cookie themselves (games/api/streams.py) and hold no thread while they wait.
+
+Without middleware and Django's own error conversion (its HTML debug pages under DEBUG), every
+error on a stream path is answered here as the API's JSON error body: a disallowed Host, a
+method other than GET, a control character in the query, anything unexpected.
 """
 
 import os
@@ -16,10 +20,63 @@ from django.core.asgi import get_asgi_application
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 site = get_asgi_application()
 
+import logging  # noqa: E402
+import sys  # noqa: E402
+
+from django.core.exceptions import PermissionDenied, SuspiciousOperation  # noqa: E402
 from django.core.handlers.asgi import ASGIHandler  # noqa: E402 - after Django is set up
-from django.core.handlers.exception import convert_exception_to_response  # noqa: E402
+from django.http import Http404, JsonResponse  # noqa: E402
+from django.utils import translation  # noqa: E402
+from django.utils.log import log_response  # noqa: E402
+from django.utils.translation import gettext  # noqa: E402
+from rest_framework.exceptions import MethodNotAllowed  # noqa: E402
+
+from config.request_checks import control_character_problem, refusal  # noqa: E402
+from games.api import errors  # noqa: E402
 
 STREAM_PATHS = re.compile(r"^/api/v1/(games/[0-9]+/stream|stream/events)/?$")
+
+
+def _refusal_before_the_view(request):
+    """What middleware and the view's decorators would refuse, as JSON; None to go on."""
+    request.get_host()  # raises DisallowedHost: answered below
+    if request.method != "GET":  # the views' require_GET would answer without a body
+        response = JsonResponse(errors.error_body(
+            "method_not_allowed", str(MethodNotAllowed(request.method[:20]).detail)),
+            status=405)
+        response["Allow"] = "GET"
+        return response
+    problem = control_character_problem(request)
+    return refusal(request, problem) if problem is not None else None
+
+
+def _error_response(request, exc):
+    """The JSON answer to an exception, logged as Django logs it (called in `except`)."""
+    if isinstance(exc, Http404):
+        return errors.page_not_found(request, exc)
+    if isinstance(exc, PermissionDenied):
+        return errors.permission_denied(request, exc)
+    if isinstance(exc, SuspiciousOperation):
+        response = errors.bad_request(request, exc)
+        log_response(str(exc), exception=exc, request=request, response=response,
+                     level="error",
+                     logger=logging.getLogger(f"django.security.{type(exc).__name__}"))
+        return response
+    response = errors.server_error(request)
+    log_response("Internal Server Error: %s", request.path, response=response,
+                 request=request, exc_info=sys.exc_info())
+    return response
+
+
+def json_errors(get_response):
+    async def respond(request):
+        with translation.override(translation.get_language_from_request(request)):
+            try:
+                return _refusal_before_the_view(request) or await get_response(request)
+            except Exception as exc:
+                return _error_response(request, exc)
+
+    return respond
 
 
 class StreamHandler(ASGIHandler):
@@ -29,7 +86,17 @@ class StreamHandler(ASGIHandler):
     def load_middleware(self, is_async=False):
         self._view_middleware, self._template_response_middleware = [], []
         self._exception_middleware = []
-        self._middleware_chain = convert_exception_to_response(self._get_response_async)
+        self._middleware_chain = json_errors(self._get_response_async)
+
+    def create_request(self, scope, body_file):
+        """A request Django cannot even build (a body too large, a path that is not UTF-8) is
+        answered in JSON as well."""
+        request, error = super().create_request(scope, body_file)
+        if request is None:
+            error = JsonResponse(errors.error_body(
+                "bad_request", gettext("The request could not be understood.")),
+                status=error.status_code)
+        return request, error
 
 
 streams = StreamHandler()

@@ -206,6 +206,11 @@ EVENTS_PUBLISH_TIMEOUT = env.float("EVENTS_PUBLISH_TIMEOUT", default=1.0)
 STREAM_HEARTBEAT_SECONDS = env.float("STREAM_HEARTBEAT_SECONDS", default=15.0)
 #: Without Redis one process relays new log entries from the database, this often.
 STREAM_POLL_SECONDS = env.float("STREAM_POLL_SECONDS", default=1.0)
+#: Open streams whose token, session, account or sight of the game ended are closed within
+#: this (games/api/stream_access.py); at most this many streams per player and per address.
+STREAM_ACCESS_CHECK_SECONDS = env.float("STREAM_ACCESS_CHECK_SECONDS", default=2.0)
+STREAM_MAX_PER_USER = env.int("STREAM_MAX_PER_USER", default=20)
+STREAM_MAX_PER_ADDRESS = env.int("STREAM_MAX_PER_ADDRESS", default=50)
 #: Webhooks (notifications/webhooks.py): attempts per payload, the first retry's delay (doubled
 #: each time), deliveries failed in a row before a webhook is turned off, seconds per request.
 WEBHOOK_MAX_ATTEMPTS = env.int("WEBHOOK_MAX_ATTEMPTS", default=6)

@@ -5,12 +5,17 @@ These are Django async views returning a StreamingHttpResponse over an async gen
 by uvicorn workers (config/gunicorn.py); they hold no database connection while waiting. Events
 carry an `id`; a client that reconnects with `Last-Event-ID` (browsers do it by themselves) gets
 everything after it from the database, so nothing is lost across a disconnect.
+
+A stream ends when what let it in ends (games/api/stream_access.py: a `closed` event, then the
+end), and a player and an address hold only so many at once (games/live/leases.py).
 """
 
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import json
+import weakref
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -21,15 +26,21 @@ from django.utils import translation
 from django.utils.translation import gettext
 from django.views.decorators.http import require_GET
 from rest_framework import exceptions
+from rest_framework.throttling import BaseThrottle
 
 from accounts.api.authentication import TokenOrBearerAuthentication
+from accounts.models import Sanction, SanctionKind
 from accounts.tokens import has_scope
 from games.api.errors import error_body
+from games.api.stream_access import StreamAccess, access_of
 from games.live import hub as live
+from games.live.leases import Lease
 from games.presentation.texts import message_text
 
 #: Browsers wait this long before reconnecting a dropped stream.
 RECONNECT_MILLISECONDS = 3000
+#: A client refused for holding too many streams is asked to wait this long.
+TOO_MANY_STREAMS_RETRY_SECONDS = 30
 
 
 class StreamRefused(Exception):
@@ -41,10 +52,13 @@ class StreamRefused(Exception):
         response = JsonResponse(error_body(self.code, self.message), status=self.status)
         if self.status == 401:
             response["WWW-Authenticate"] = 'Bearer realm="api"'
+        if self.status == 429:
+            response["Retry-After"] = str(TOO_MANY_STREAMS_RETRY_SECONDS)
         return response
 
 
 def _token_user(request: HttpRequest):
+    """The token's user and the token, or (None, None) without a token header."""
     try:
         found = TokenOrBearerAuthentication().authenticate(request)
     except exceptions.AuthenticationFailed as failure:
@@ -52,13 +66,14 @@ def _token_user(request: HttpRequest):
     if found and not has_scope(found[1], "read"):
         raise StreamRefused(403, "insufficient_scope",
                             gettext("This token lacks the 'read' scope a stream needs."))
-    return found[0] if found else None
+    return found or (None, None)
 
 
-async def stream_user(request: HttpRequest):
-    """The caller: by API token (`Authorization: Bearer …`) or by the session cookie. Under a
-    WSGI server a stream would never reach the client (it is buffered whole): refused there,
-    so that clients (the game page) fall back to polling."""
+async def stream_viewer(request: HttpRequest):
+    """The caller, by API token (`Authorization: Bearer …`) or by the session cookie, and the
+    StreamAccess that keeps their stream open. Under a WSGI server a stream would never reach
+    the client (it is buffered whole): refused there, so that clients (the game page) fall back
+    to polling. A banned player opens none (an open one is closed, stream_access.py)."""
     if not isinstance(request, ASGIRequest):
         raise StreamRefused(503, "streams_unavailable",
                             gettext("Event streams need the ASGI server; poll the game "
@@ -66,21 +81,39 @@ async def stream_user(request: HttpRequest):
     # Served without middleware (config/asgi.py): the host is checked here, and the session
     # read here, as SessionMiddleware and AuthenticationMiddleware would.
     request.get_host()
-    return await live.db_call(_token_or_session_user)(request)
+    return await live.db_call(_token_or_session_viewer)(request)
 
 
-def _token_or_session_user(request: HttpRequest):
-    user = _token_user(request)
-    if user is not None:
-        return user
-    if not hasattr(request, "session"):
-        from importlib import import_module
+def _token_or_session_viewer(request: HttpRequest) -> tuple[object, StreamAccess]:
+    user, token = _token_user(request)
+    if user is None:
+        if not hasattr(request, "session"):
+            from importlib import import_module
 
-        engine = import_module(settings.SESSION_ENGINE)
-        request.session = engine.SessionStore(request.COOKIES.get(settings.SESSION_COOKIE_NAME))
-    from django.contrib.auth import get_user
+            engine = import_module(settings.SESSION_ENGINE)
+            request.session = engine.SessionStore(
+                request.COOKIES.get(settings.SESSION_COOKIE_NAME))
+        from django.contrib.auth import get_user
 
-    return get_user(request)
+        user = get_user(request)
+    if user.is_authenticated and Sanction.objects.filter(
+            user=user, kind=SanctionKind.BAN, lifted_at__isnull=True).exists():
+        raise StreamRefused(403, "account_banned", gettext(
+            "Your account is banned: you can no longer play, chat or create games."))
+    return user, access_of(request, user, token)
+
+
+async def stream_lease(request: HttpRequest, user) -> Lease:
+    """One of the streams the caller may hold at once (STREAM_MAX_PER_USER, and
+    STREAM_MAX_PER_ADDRESS for their address as the throttles see it, behind NUM_PROXIES)."""
+    address = BaseThrottle().get_ident(request)
+    user_id = user.pk if user.is_authenticated else None
+    lease = await live.hub().leases.acquire(user_id, address)
+    if lease is None:
+        raise StreamRefused(429, "too_many_streams", gettext(
+            "Too many event streams are open for this account or address; close one, or try "
+            "again later."))
+    return lease
 
 
 def last_event_id(request: HttpRequest) -> int | None:
@@ -114,15 +147,27 @@ HEARTBEAT = ": heartbeat\n\n"
 
 async def next_message(queue: asyncio.Queue) -> dict | None:
     """The next bus message, or None when a heartbeat is due (the hub wakes every stream of
-    its process every STREAM_HEARTBEAT_SECONDS: one timer, not one per stream)."""
+    its process every STREAM_HEARTBEAT_SECONDS: one timer, not one per stream). A message
+    with `closed` ends the stream: its access ended (see `closed_event`)."""
     return await queue.get()
 
 
-def event_stream(events: AsyncIterator[str]) -> StreamingHttpResponse:
+def closed_event(message: dict) -> str:
+    """The last event of a stream whose access ended: why (`token_revoked`, `token_expired`,
+    `signed_out`, `password_changed`, `account_banned`, `account_inactive`, `not_visible`,
+    `seat_changed`)."""
+    return sse({"reason": message["closed"]}, "closed")
+
+
+def event_stream(events: AsyncIterator[str], lease: Lease) -> StreamingHttpResponse:
+    """The response of a stream; its lease is given back when the stream ends (`events`
+    does it in its `finally`) or, failing that, when the response is dropped (a client gone
+    before the first event: the generator never ran)."""
     response = StreamingHttpResponse(events, content_type="text/event-stream; charset=utf-8")
     response["Cache-Control"] = "no-cache, no-transform"
     response["X-Accel-Buffering"] = "no"  # nginx: pass each event on at once
     response["X-Content-Type-Options"] = "nosniff"
+    weakref.finalize(response, live.hub().leases.release, lease)
     return response
 
 
@@ -163,12 +208,12 @@ def _change(facts: live.GameFacts, entry: live.LogEntry | None, seat: int | None
     return change
 
 
-async def _game_events(game_id: int, seat: int | None, snapshot: dict,
-                       last: int | None) -> AsyncIterator[str]:
+async def _game_events(game_id: int, seat: int | None, snapshot: dict, last: int | None,
+                       access: StreamAccess, lease: Lease) -> AsyncIterator[str]:
     hub = live.hub()
     key = f"game:{game_id}"
     # Listening starts before the database is read, so no change falls between the two.
-    queue = hub.subscribe(key)
+    queue = hub.subscribe(key, access)
     shown = (snapshot["status"], tuple(snapshot["awaiting"]), snapshot["seats_taken"])
     first = sse(snapshot, "snapshot", snapshot["version"]) if last is None else ""
     if last is None:
@@ -199,6 +244,9 @@ async def _game_events(game_id: int, seat: int | None, snapshot: dict,
             while message is None:
                 yield HEARTBEAT
                 message = await next_message(queue)
+            if message.get("closed"):
+                yield closed_event(message)
+                return
             if message.get("overflow"):
                 return  # too far behind: the client reconnects with Last-Event-ID
             version = message.get("version")
@@ -221,6 +269,7 @@ async def _game_events(game_id: int, seat: int | None, snapshot: dict,
             from_bus = False
     finally:
         hub.unsubscribe(key, queue)
+        hub.leases.release(lease)
 
 
 @require_GET
@@ -232,10 +281,13 @@ async def game_stream(request: HttpRequest, game_id: int):
     # Served without LocaleMiddleware: a refusal reads in the language the request asks for.
     with translation.override(translation.get_language_from_request(request)):
         try:
-            user = await stream_user(request)
+            user, access = await stream_viewer(request)
             last = last_event_id(request)
             game_id = int(game_id)
             start = await live.db_call(_game_start)(game_id, user)
+            lease = await stream_lease(request, user)
         except StreamRefused as refused:
             return refused.response()
-    return event_stream(_game_events(game_id, start["seat"], start["snapshot"], last))
+    access = dataclasses.replace(access, game_id=game_id, seat=start["seat"])
+    return event_stream(_game_events(game_id, start["seat"], start["snapshot"], last, access,
+                                     lease), lease)

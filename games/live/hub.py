@@ -9,6 +9,11 @@ streams are served by the one web process then.
 
 What a message says is looked up once per process (`Hub.game_facts`), then each stream picks
 what its own viewer may see.
+
+The hub also ends streams whose access ended: each stream registers what let it in, and every
+STREAM_ACCESS_CHECK_SECONDS the hub asks ACCESS_CHECK (games/api/stream_access.py) about all of
+them in one batch of queries, and closes those that lost it. It keeps the process's stream
+leases (games/live/leases.py: how many streams a player and an address hold) alive.
 """
 
 from __future__ import annotations
@@ -27,6 +32,7 @@ from django.conf import settings
 from django.db import DatabaseError, close_old_connections
 
 from games.live import bus
+from games.live.leases import LEASE_RENEW_SECONDS, Leases
 
 logger = logging.getLogger(__name__)
 
@@ -160,27 +166,51 @@ def db_call(function):
     return sync_to_async(call, thread_sensitive=False)
 
 
+#: `check(accesses) -> {index: reason}`: which of the open streams' accesses (what each stream
+#: registered with `Hub.subscribe`) were lost, and why; set by games/api/stream_access.py.
+ACCESS_CHECK = None
+
+
 class Hub:
     def __init__(self) -> None:
         self._queues: dict[str, set[asyncio.Queue]] = defaultdict(set)
         self._task: asyncio.Task | None = None
         self._heartbeats: asyncio.Task | None = None
+        self._guard: asyncio.Task | None = None
         self._facts: OrderedDict[tuple[int, int | None], asyncio.Future] = OrderedDict()
+        #: Each open stream's key and what let it in, checked every STREAM_ACCESS_CHECK_SECONDS.
+        self._access: dict[asyncio.Queue, tuple[str, object]] = {}
+        self.leases = Leases()
 
     # ---- streams register here ----
 
-    def subscribe(self, key: str) -> asyncio.Queue:
+    def subscribe(self, key: str, access=None) -> asyncio.Queue:
+        """A queue of the messages for `key`; with `access`, the stream is closed (a
+        `{"closed": reason}` message) when ACCESS_CHECK finds that access lost."""
         self._ensure_listening()
         queue: asyncio.Queue = asyncio.Queue(maxsize=QUEUE_LIMIT)
         self._queues[key].add(queue)
+        if access is not None:
+            self._access[queue] = (key, access)
         return queue
 
     def unsubscribe(self, key: str, queue: asyncio.Queue) -> None:
+        self._access.pop(queue, None)
         queues = self._queues.get(key)
         if queues is not None:
             queues.discard(queue)
             if not queues:
                 del self._queues[key]
+
+    def close_stream(self, queue: asyncio.Queue, reason: str) -> None:
+        """Tells the stream to close, ahead of anything still queued (none of which its viewer
+        may get any more), and sends it nothing further."""
+        key, _ = self._access.get(queue, (None, None))
+        if key is not None:
+            self.unsubscribe(key, queue)
+        while not queue.empty():
+            queue.get_nowait()
+        queue.put_nowait({"closed": reason})
 
     @property
     def stream_count(self) -> int:
@@ -236,6 +266,34 @@ class Hub:
             self._task = loop.create_task(listen())
         if self._heartbeats is None or self._heartbeats.done():
             self._heartbeats = loop.create_task(self._beat())
+        if self._guard is None or self._guard.done():
+            self._guard = loop.create_task(self._check_access())
+
+    async def _check_access(self) -> None:
+        """One timer for all streams of the process: every STREAM_ACCESS_CHECK_SECONDS the
+        accesses of all open streams are checked in one batch (a few queries, not one per
+        stream), and the streams that lost theirs are closed; every LEASE_RENEW_SECONDS the
+        process's stream leases are renewed."""
+        renewed = time.monotonic()
+        while True:
+            await asyncio.sleep(settings.STREAM_ACCESS_CHECK_SECONDS)
+            watched = list(self._access.items())
+            if watched and ACCESS_CHECK is not None:
+                try:
+                    lost = await db_call(ACCESS_CHECK)([access for _, (_, access) in watched])
+                except Exception:
+                    logger.warning("Live events: checking the streams' access failed; retrying",
+                                   exc_info=True)
+                    lost = {}
+                for index, reason in lost.items():
+                    self.close_stream(watched[index][0], reason)
+            if time.monotonic() - renewed >= LEASE_RENEW_SECONDS:
+                renewed = time.monotonic()
+                try:
+                    await self.leases.renew()
+                except Exception:
+                    logger.warning("Live events: renewing the stream leases failed",
+                                   exc_info=True)
 
     async def _beat(self) -> None:
         """One timer for all streams of the process: every STREAM_HEARTBEAT_SECONDS each stream

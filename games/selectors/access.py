@@ -68,3 +68,31 @@ def viewer_seat_number(game: Game, user) -> int | None:
 
 def can_view(game: Game, user) -> bool:
     return game_access(user, game).may_view
+
+
+def sight_of(watchers: set[tuple[int, int | None]]) -> dict[tuple[int, int | None], int | None]:
+    """For many (game id, user id or None) pairs at once (the open streams of a process, checked
+    every few seconds), the pairs whose user may still see the game (the rule of
+    `GameAccess.may_view`), each with the user's seat number (None if not seated); a pair that
+    may no longer see it is absent. Three queries at most, whatever the number of pairs."""
+    game_ids = {game_id for game_id, _ in watchers}
+    user_ids = {user_id for _, user_id in watchers if user_id is not None}
+    games = dict((pk, (public, status)) for pk, public, status in Game.objects.filter(
+        pk__in=game_ids).values_list("pk", "allow_spectators", "status"))
+    seats = {(game_id, user_id): number for game_id, user_id, number in Seat.objects.filter(
+        game_id__in=game_ids, user_id__in=user_ids).values_list("game_id", "user_id", "number")
+    } if user_ids else {}
+    private_open = {pk for pk, (public, status) in games.items()
+                    if not public and status == GameStatus.OPEN}
+    invited = set(GameInvitation.objects.filter(
+        game_id__in=private_open, invitee_id__in=user_ids).exclude(
+        status=InvitationStatus.DECLINED).values_list("game_id", "invitee_id")
+    ) if private_open and user_ids else set()
+    sight = {}
+    for pair in watchers:
+        if pair[0] not in games:
+            continue
+        public = games[pair[0]][0]
+        if public or pair in seats or pair in invited:
+            sight[pair] = seats.get(pair)
+    return sight

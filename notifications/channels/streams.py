@@ -14,17 +14,21 @@ from django.utils import translation
 from django.utils.translation import gettext
 from django.views.decorators.http import require_GET
 
+from games.api.stream_access import StreamAccess
 from games.api.streams import (
     HEARTBEAT,
     RECONNECT_MILLISECONDS,
     StreamRefused,
+    closed_event,
     event_stream,
     last_event_id,
     next_message,
     sse,
-    stream_user,
+    stream_lease,
+    stream_viewer,
 )
 from games.live import hub as live
+from games.live.leases import Lease
 from notifications.models import Notification
 from notifications.rendering import notice
 
@@ -44,10 +48,11 @@ def _latest_id(user_id: int) -> int:
             .values_list("pk", flat=True).first() or 0)
 
 
-async def _user_events(user_id: int, last: int | None) -> AsyncIterator[str]:
+async def _user_events(user_id: int, last: int | None, access: StreamAccess,
+                       lease: Lease) -> AsyncIterator[str]:
     hub = live.hub()
     key = f"user:{user_id}"
-    queue = hub.subscribe(key)
+    queue = hub.subscribe(key, access)
     try:
         yield f"retry: {RECONNECT_MILLISECONDS}\n\n"
         if last is None:
@@ -63,14 +68,18 @@ async def _user_events(user_id: int, last: int | None) -> AsyncIterator[str]:
                 message = await next_message(queue)
             # Messages only wake the stream; the database says what is new. Those already
             # queued are covered by the same read.
-            while not queue.empty():
-                message = queue.get_nowait()
+            while not queue.empty() and not message.get("closed"):
+                message = queue.get_nowait() or {}
                 if message.get("overflow"):
                     break
+            if message.get("closed"):
+                yield closed_event(message)
+                return
             if message.get("overflow"):
                 return
     finally:
         hub.unsubscribe(key, queue)
+        hub.leases.release(lease)
 
 
 @require_GET
@@ -80,14 +89,15 @@ async def user_stream(request: HttpRequest):
     # Served without LocaleMiddleware: a refusal reads in the language the request asks for.
     with translation.override(translation.get_language_from_request(request)):
         try:
-            user = await stream_user(request)
+            user, access = await stream_viewer(request)
             if not user.is_authenticated:
                 raise StreamRefused(401, "not_authenticated", gettext(
                     "Sign in, or send an API token: Authorization: Bearer <token>."))
             last = last_event_id(request)
+            lease = await stream_lease(request, user)
         except StreamRefused as refused:
             return refused.response()
-    return event_stream(_user_events(user.pk, last))
+    return event_stream(_user_events(user.pk, last, access, lease), lease)
 
 
 def _new_notifications(after: int | None) -> tuple[list, int]:

@@ -26,11 +26,16 @@ class SSEStream:
         return json.loads(self.response.read())
 
     def next_event(self, timeout: float = 10.0) -> dict | None:
-        """The next event (comments skipped), or None when the server closed the stream."""
-        self.connection.sock.settimeout(timeout)
+        """The next event (comments skipped), or None when the server closed the stream; raises
+        TimeoutError after `timeout` seconds without one, heartbeats or not."""
+        deadline = time.monotonic() + timeout
         event: dict = {}
         data: list[str] = []
         while True:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise TimeoutError(f"no event within {timeout} s")
+            self.connection.sock.settimeout(left)
             line = self.response.readline()
             if not line:
                 self.closed = True

@@ -119,7 +119,9 @@ def _start_gunicorn(tmp_path, prefix: str):
            "EVENTS_CHANNEL_PREFIX": prefix, "GUNICORN_BIND": f"127.0.0.1:{port}",
            "GUNICORN_WORKERS": str(WORKERS), "DJANGO_DEBUG": "false",
            "DJANGO_SECRET_KEY": secrets.token_urlsafe(64), "DJANGO_SECURE_SSL_REDIRECT": "false",
-           "DATABASE_CONN_MAX_AGE": "600"}
+           "DATABASE_CONN_MAX_AGE": "600",
+           # One client address holds every stream here: no limit of streams per address.
+           "STREAM_MAX_PER_ADDRESS": str(STREAMS), "STREAM_MAX_PER_USER": str(STREAMS)}
     log = (tmp_path / "gunicorn.log").open("w")
     process = subprocess.Popen(
         [str(Path(sys.executable).with_name("gunicorn")), "-c", "config/gunicorn.py",
