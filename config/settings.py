@@ -13,6 +13,8 @@ import environ
 from celery.schedules import crontab
 from corsheaders.defaults import default_headers as cors_default_headers
 
+from config.local_secrets import development_secret, random_token
+
 BASE_DIR = Path(__file__).resolve().parent.parent
 
 env = environ.Env()
@@ -24,8 +26,6 @@ DATA_DIR.mkdir(parents=True, exist_ok=True)
 DEBUG = env.bool("DJANGO_DEBUG", default=True)
 #: Shortest DJANGO_SECRET_KEY production accepts (Django's own deployment check asks for 50).
 MIN_SECRET_KEY_LENGTH = 50
-from config.local_secrets import development_secret, random_token  # noqa: E402 - kept with its uses
-
 if DEBUG:
     # Development without DJANGO_SECRET_KEY: a random key made on first run and kept in
     # DATA_DIR/secret-key (0600), so no key in the repository signs anything a server accepts.
@@ -441,6 +441,8 @@ SPECTACULAR_SETTINGS = {
     "ENUM_NAME_OVERRIDES": {
         "GameStatusEnum": "games.models.GameStatus",
         "ReportStatusEnum": "games.models.ReportStatus",
+        "WebhookKindsEnum": "notifications.api.WEBHOOK_KIND_CHOICES",
+        "GameWebhookKindsEnum": "notifications.api.GAME_WEBHOOK_KIND_CHOICES",
     },
 }
 

@@ -36,9 +36,16 @@ SECRET_HELP = ("Signs every payload (the Turnpost-Signature header). Shown only 
                "(rotate-secret).")
 
 
+#: The kinds of a player's webhook and of a game's; named in the schema (settings'
+#: ENUM_NAME_OVERRIDES) as WebhookKindsEnum and GameWebhookKindsEnum, each set being used by two
+#: components (with and without the secret).
+WEBHOOK_KIND_CHOICES = [kind.value for kind in webhooks.WEBHOOK_KINDS]
+GAME_WEBHOOK_KIND_CHOICES = list(webhooks.GAME_WEBHOOK_KINDS)
+
+
 class WebhookSerializer(serializers.ModelSerializer):
     kinds = serializers.ListField(child=serializers.ChoiceField(
-        choices=[kind.value for kind in webhooks.WEBHOOK_KINDS]), allow_empty=False)
+        choices=WEBHOOK_KIND_CHOICES), allow_empty=False)
     format = serializers.ChoiceField(choices=WebhookFormat.values, default=WebhookFormat.JSON)
 
     class Meta:
@@ -60,7 +67,7 @@ class GameWebhookSerializer(WebhookSerializer):
     """A game's webhook: `kinds` are the game's public events."""
 
     kinds = serializers.ListField(child=serializers.ChoiceField(
-        choices=list(webhooks.GAME_WEBHOOK_KINDS)), allow_empty=False)
+        choices=GAME_WEBHOOK_KIND_CHOICES), allow_empty=False)
     game = serializers.IntegerField(source="game_id", read_only=True)
     registered_by = serializers.CharField(source="user.public_name", read_only=True)
 
