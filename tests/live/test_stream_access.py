@@ -235,6 +235,7 @@ def test_every_error_on_a_stream_path_is_the_json_body(tmp_path, channel_prefix)
         stop_server(process)
 
 
+@pytest.mark.slow  # 50 started games to set up: 14 s
 @pytest.mark.django_db(transaction=True)
 def test_one_check_of_200_open_streams_is_a_few_queries():
     """The hub checks every stream of its process at once: 100 token and 100 session streams
