@@ -9,4 +9,6 @@ class NotificationsConfig(AppConfig):
         # receivers: connects the game_event receivers; tasks: registered by name in every
         # process, since the services queue them by name; checks: the webhook secret check.
         from notifications import receivers, tasks  # noqa: F401
-        from notifications.inbound import checks  # noqa: F401
+        from notifications.inbound import checks
+
+        checks.warn_at_start_up()

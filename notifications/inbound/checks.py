@@ -5,6 +5,8 @@ ANYMAIL_WEBHOOK_SECRET), and a warning when production plays replies no mail sys
 
 from __future__ import annotations
 
+import logging
+
 from django.conf import settings
 from django.core.checks import Error, Warning, register
 
@@ -24,9 +26,13 @@ def webhook_secret_check(app_configs, **kwargs):
     )]
 
 
+def _plays_unverified_replies() -> bool:
+    return not settings.DEBUG and not settings.EMAIL_PLAY_REQUIRE_AUTHENTICATION
+
+
 @register()
 def reply_authentication_check(app_configs, **kwargs):
-    if settings.DEBUG or settings.EMAIL_PLAY_REQUIRE_AUTHENTICATION:
+    if not _plays_unverified_replies():
         return []
     return [Warning(
         "EMAIL_PLAY_REQUIRE_AUTHENTICATION is off in production: an email reply is played "
@@ -37,3 +43,11 @@ def reply_authentication_check(app_configs, **kwargs):
              "unset EMAIL_PLAY_REQUIRE_AUTHENTICATION.",
         id="notifications.W001",
     )]
+
+
+def warn_at_start_up() -> None:
+    """The same warning in the log of every process as it starts (the image runs gunicorn and
+    the workers directly: no system check runs there)."""
+    for warning in reply_authentication_check(None):
+        logging.getLogger("notifications.inbound").warning("%s %s (%s)", warning.msg,
+                                                           warning.hint, warning.id)

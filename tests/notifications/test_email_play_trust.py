@@ -361,6 +361,12 @@ def test_production_requires_authentication_unless_told_not_to_with_a_warning(tm
     assert run(show, EMAIL_PLAY_REQUIRE_AUTHENTICATION="false").stdout.strip() == "False"
     warned = run(check, EMAIL_PLAY_REQUIRE_AUTHENTICATION="false")
     assert warned.returncode == 0 and "notifications.W001" in warned.stderr, warned.stderr
+    # The image starts gunicorn and the workers without a system check: each process logs it.
+    started = [sys.executable, "-c", "import django; django.setup()"]
+    assert "notifications.W001" not in run(started, DJANGO_SETTINGS_MODULE="config.settings").stderr
+    logged = run(started, DJANGO_SETTINGS_MODULE="config.settings",
+                 EMAIL_PLAY_REQUIRE_AUTHENTICATION="false")
+    assert "EMAIL_PLAY_REQUIRE_AUTHENTICATION is off" in logged.stderr, logged.stderr
     assert run(show, DJANGO_DEBUG="true").stdout.strip() == "False"  # `make run`
 
 
