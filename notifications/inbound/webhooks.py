@@ -73,11 +73,16 @@ class InboundWebhookGuard:
         from notifications.inbound.services import _transient_errors
 
         found = getattr(request, "inbound_webhook_view", None)
-        if found is None or isinstance(exception, (
-                AnymailWebhookValidationFailure, AnymailConfigurationError, ImproperlyConfigured,
-                *_transient_errors())):
-            # anymail's own 400; our configuration (loud, in the error log); or a passing fault
-            # the provider's retry will get past.
+        if found is not None and isinstance(exception, (AnymailConfigurationError,
+                                                        ImproperlyConfigured)):
+            # Our configuration: loud in the error log, and a plain 503 (the provider retries)
+            # instead of a 500 page for a provider this site has no keys for.
+            logger.error("inbound webhook refused: %s", exception)
+            return HttpResponse("This inbound email webhook is not configured on this site.",
+                                status=503, content_type="text/plain")
+        if found is None or isinstance(exception, (AnymailWebhookValidationFailure,
+                                                   *_transient_errors())):
+            # anymail's own 400, or a passing fault the provider's retry will get past.
             return None
         view_class, initkwargs = found
         if not _authenticated(request, view_class, initkwargs):

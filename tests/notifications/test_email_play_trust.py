@@ -373,6 +373,16 @@ def test_production_requires_authentication_unless_told_not_to_with_a_warning(tm
 # ---- webhooks need a secret in every mode -------------------------------------------------------
 
 
+def test_a_provider_without_its_keys_answers_503_and_records_nothing(settings):
+    """Mailgun's webhook on a site with no MAILGUN_WEBHOOK_SIGNING_KEY (`make run`): a plain 503,
+    not a 500 page."""
+    settings.ANYMAIL = {key: value for key, value in settings.ANYMAIL.items()
+                        if key != "MAILGUN_WEBHOOK_SIGNING_KEY"}
+    response = Client().post("/anymail/mailgun/inbound/", {"body-mime": "x"}, **webhook_auth())
+    assert response.status_code == 503 and b"not configured" in response.content
+    assert not InboundMessage.objects.exists()
+
+
 def test_webhooks_without_a_secret_answer_503_and_record_nothing(mailgun, settings):
     settings.ANYMAIL = {key: value for key, value in settings.ANYMAIL.items()
                         if key != "WEBHOOK_SECRET"}

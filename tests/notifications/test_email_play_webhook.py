@@ -295,4 +295,5 @@ def test_throughput_of_answers_through_the_parser_and_services(capsys):
     assert Action.objects.filter(source="email").count() == 10
     assert len(mail.outbox) >= len(raws)
     assert all(mails_to(bob) for _, (alice, bob) in games)
-    assert rate > 5
+    # No floor on the rate: a timed assertion fails on a busy machine; tests/perf's
+    # test_email_throughput measures it (`make bench`).
