@@ -151,6 +151,9 @@ DATABASES["default"]["DISABLE_SERVER_SIDE_CURSORS"] = env.bool(
 #: (psycopg_pool, Django 5.1+) hands each request a connection and takes it back; on by default
 #: in production (DJANGO_DEBUG=false) on PostgreSQL.
 DATABASE_POOL_SIZE = env.int("DATABASE_POOL_SIZE", default=0 if DEBUG else 8)
+#: Seconds a request waits for a pooled connection (all taken, or the database unreachable)
+#: before it is answered 503.
+DATABASE_POOL_TIMEOUT = env.float("DATABASE_POOL_TIMEOUT", default=10.0)
 if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql" and DATABASE_POOL_SIZE:
     DATABASES["default"]["CONN_MAX_AGE"] = 0  # the pool keeps the connections instead
     # With a pool, Django hands this to psycopg_pool as `check=ConnectionPool.check_connection`:
@@ -158,7 +161,7 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql" and DATABAS
     # dropped the pool's connections (a restart) gets a fresh one instead of a 503.
     DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
     DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
-        "min_size": 1, "max_size": DATABASE_POOL_SIZE, "timeout": 10}
+        "min_size": 1, "max_size": DATABASE_POOL_SIZE, "timeout": DATABASE_POOL_TIMEOUT}
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # Web, worker and beat share one SQLite file: wait for locks instead of failing at once.
     DATABASES["default"]["CONN_MAX_AGE"] = 0

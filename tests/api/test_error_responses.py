@@ -95,7 +95,9 @@ def server_without_database(tmp_path):
     env = {**os.environ, "DJANGO_DEBUG": "false", "DATA_DIR": str(tmp_path),
            "DJANGO_SECRET_KEY": "k3y-" + "production-secret-for-this-test-only-" * 2,
            "DJANGO_ALLOWED_HOSTS": "127.0.0.1", "DJANGO_SECURE_SSL_REDIRECT": "false",
-           "DATABASE_URL": f"postgres://postgres@127.0.0.1:{_free_port()}/turnpost"}
+           "DATABASE_URL": f"postgres://postgres@127.0.0.1:{_free_port()}/turnpost",
+           # Each request waits this long for the pool to connect before its 503 (default 10).
+           "DATABASE_POOL_TIMEOUT": "2"}
     env.pop("REDIS_URL", None)
     env.pop("REDIS_CACHE_URL", None)
     # As the production image does at build time (the error pages use hashed static names).

@@ -98,6 +98,7 @@ def test_a_reply_token_minted_with_the_old_repository_key_moves_nobody(settings,
     assert receive(genuine).strip().endswith("applied (move)")
 
 
+@pytest.mark.slow  # Django processes started one after another: 15 s
 def test_development_makes_its_webhook_secret_once_and_keeps_it_private(tmp_path):
     env = _development_environment(tmp_path)
     secret = _setting(env, "settings.ANYMAIL['WEBHOOK_SECRET']")

@@ -341,6 +341,7 @@ def test_sendgrids_aligned_dkim_pass_vouches(settings):
         assert response.status_code == 200 and latest().reason == outcome, dkim
 
 
+@pytest.mark.slow  # seven Django processes: 21 s
 def test_production_requires_authentication_unless_told_not_to_with_a_warning(tmp_path):
     """DJANGO_DEBUG=false turns the requirement on; EMAIL_PLAY_REQUIRE_AUTHENTICATION=false turns
     it off, and `check` (which `migrate` runs before the server starts) warns."""
