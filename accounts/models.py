@@ -212,6 +212,12 @@ class SanctionKind(models.TextChoices):
     BAN = "ban", _("Ban")
 
 
+class SanctionQuerySet(models.QuerySet):
+    def bans_in_force(self) -> SanctionQuerySet:
+        """Bans not lifted (a ban has no end)."""
+        return self.filter(kind=SanctionKind.BAN, lifted_at__isnull=True)
+
+
 class Sanction(models.Model):
     """A moderator's warning, time-limited suspension or ban of a player."""
 
@@ -227,6 +233,8 @@ class Sanction(models.Model):
                                    on_delete=models.PROTECT,
                                    related_name="+")
     created_at = models.DateTimeField(verbose_name=_("created at"), auto_now_add=True)
+
+    objects = SanctionQuerySet.as_manager()
 
     class Meta:
         verbose_name = _("sanction")

@@ -23,7 +23,7 @@ from django.db.models import Exists, OuterRef
 from django.utils import timezone
 from django.utils.crypto import salted_hmac
 
-from accounts.models import PersonalAccessToken, Sanction, SanctionKind, User
+from accounts.models import PersonalAccessToken, Sanction, User
 from games.live import hub as live
 from games.selectors.access import sight_of
 
@@ -117,8 +117,7 @@ def _check_users(accesses, lost) -> None:
     user_ids = {access.user_id for _, access in _still_open(accesses, lost) if access.user_id}
     if not user_ids:
         return
-    banned = Sanction.objects.filter(user=OuterRef("pk"), kind=SanctionKind.BAN,
-                                     lifted_at__isnull=True)
+    banned = Sanction.objects.bans_in_force().filter(user=OuterRef("pk"))
     users = {pk: (active, password, is_banned) for pk, active, password, is_banned in
              User.objects.filter(pk__in=user_ids).annotate(banned=Exists(banned))
              .values_list("pk", "is_active", "password", "banned")}

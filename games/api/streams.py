@@ -29,7 +29,7 @@ from rest_framework import exceptions
 from rest_framework.throttling import BaseThrottle
 
 from accounts.api.authentication import TokenOrBearerAuthentication
-from accounts.models import Sanction, SanctionKind
+from accounts.models import Sanction, restriction_message
 from accounts.tokens import has_scope
 from games.api.errors import error_body
 from games.api.stream_access import StreamAccess, access_of
@@ -96,10 +96,9 @@ def _token_or_session_viewer(request: HttpRequest) -> tuple[object, StreamAccess
         from django.contrib.auth import get_user
 
         user = get_user(request)
-    if user.is_authenticated and Sanction.objects.filter(
-            user=user, kind=SanctionKind.BAN, lifted_at__isnull=True).exists():
-        raise StreamRefused(403, "account_banned", gettext(
-            "Your account is banned: you can no longer play, chat or create games."))
+    if user.is_authenticated and (ban := Sanction.objects.bans_in_force().filter(
+            user=user).first()):
+        raise StreamRefused(403, "account_banned", restriction_message(ban))
     return user, access_of(request, user, token)
 
 
