@@ -16,7 +16,11 @@ import time
 import urllib.request
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[1]
+# Each test starts Django processes (the whole `make run` set, or several in turn): 12–70 s each.
+pytestmark = pytest.mark.slow
 
 
 def _free_port() -> int:

@@ -12,7 +12,8 @@ from django.db import connection
 
 from tests.live.conftest import start_server, stop_server
 
-pytestmark = [pytest.mark.postgres]
+# A server of its own and a wait for PostgreSQL to drop its connections: 10 s.
+pytestmark = [pytest.mark.postgres, pytest.mark.slow]
 
 
 def _get(url: str) -> tuple[int, dict]:

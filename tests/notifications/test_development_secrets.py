@@ -71,6 +71,7 @@ def _private_file(path: Path) -> str:
     return path.read_text().strip()
 
 
+@pytest.mark.slow  # two Django processes, one after another: 25 s
 @pytest.mark.django_db(transaction=True)
 def test_a_reply_token_minted_with_the_old_repository_key_moves_nobody(settings, tmp_path):
     game, (alice, bob) = started()

@@ -404,6 +404,7 @@ def test_webhooks_without_a_secret_answer_503_and_record_nothing(mailgun, settin
     assert response.status_code == 200 and latest().reason == "move"
 
 
+@pytest.mark.slow  # two Django processes: 13 s
 def test_production_settings_without_a_secret_fail_the_system_check():
     """As deployed: DJANGO_DEBUG=false, so `migrate` (which compose and `make run` run before
     the web server) stops with the check's error until ANYMAIL_WEBHOOK_SECRET is set."""
