@@ -114,7 +114,7 @@ def report_create(*, reporter, target: str, object_id: int, reason: str,
     fields: dict[str, Any] = {}
     if target == ReportTarget.MESSAGE:
         message = ChatMessage.objects.select_related("game").filter(pk=object_id).first()
-        if message is None or not can_view(message.game, reporter):
+        if message is None or message.is_system or not can_view(message.game, reporter):
             raise ReportError(gettext("There is no such message."))
         if message.author_id == reporter.pk:
             raise ReportError(gettext("You cannot report your own message."))
