@@ -36,7 +36,8 @@ def card_names(game, seat):
 
 
 def cards_fragment(client, game, seat):
-    response = client.get(reverse("games:player_cards", args=[game.pk, seat]), {"partial": 1})
+    response = client.get(reverse("games:player_cards", args=[game.pk]),
+                          {"seat": seat, "partial": 1})
     assert response.status_code == 200
     return response.content.decode()
 
@@ -64,18 +65,20 @@ def test_the_board_links_each_tribe_to_its_cards_and_the_page_works_without_scri
     client.force_login(first)
     page = client.get(reverse("games:detail", args=[game.pk])).content.decode()
     for seat in (0, 1):
-        assert f'href="{reverse("games:player_cards", args=[game.pk, seat])}"' in page
-    whole = client.get(reverse("games:player_cards", args=[game.pk, 1])).content.decode()
+        assert f'href="{reverse("games:player_cards", args=[game.pk])}?seat={seat}"' in page
+    url = reverse("games:player_cards", args=[game.pk])
+    whole = client.get(url, {"seat": 1}).content.decode()
     assert "Back to the game" in whole and "face down" in whole
-    missing = client.get(reverse("games:player_cards", args=[game.pk, 7]))
-    assert missing.status_code == 404
+    for seat in ("7", "", "x", "-1"):
+        assert client.get(url, {"seat": seat}).status_code == 404
 
 
 def test_a_private_games_cards_stay_private(client):
     game, users = started_game(2, engine="stone_age")
     Game.objects.filter(pk=game.pk).update(allow_spectators=False)
     client.force_login(UserFactory())
-    assert client.get(reverse("games:player_cards", args=[game.pk, 0])).status_code == 404
+    assert client.get(reverse("games:player_cards", args=[game.pk]),
+                      {"seat": 0}).status_code == 404
 
 
 @pytest.mark.parametrize("engine", ["seven_wonders", "caverna"])
@@ -85,4 +88,4 @@ def test_a_city_or_home_board_on_tap(client, engine):
     fragment = cards_fragment(client, game, 1)
     assert f"Cards of {users[1].public_name}" in fragment
     page = client.get(reverse("games:detail", args=[game.pk])).content.decode()
-    assert f'href="{reverse("games:player_cards", args=[game.pk, 1])}"' in page
+    assert f'href="{reverse("games:player_cards", args=[game.pk])}?seat=1"' in page

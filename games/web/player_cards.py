@@ -13,13 +13,16 @@ from games.presentation.names import seat_names
 
 
 @require_GET
-def player_cards(request, game_id: int, seat: int):
-    """The cards (7 Wonders: the built city; Caverna: the home board) of the player at `seat`,
-    as far as the viewer may see them; `?partial=1` answers the fragment the board shows."""
+def player_cards(request, game_id: int):
+    """The cards (7 Wonders: the built city; Caverna: the home board) of the player at
+    `?seat=N`, as far as the viewer may see them; `&partial=1` answers the fragment the board
+    shows. (A query, not a path: the boards are rendered without URLs too, tests/engines.)"""
     game = selectors.game_with_seats(game_id)
     access = selectors.game_access(request.user, game) if game is not None else None
     if access is None or not access.may_view or game.state is None:
         raise Http404(gettext("There is no such game."))
+    raw = request.GET.get("seat", "")
+    seat = int(raw) if raw.isdigit() and len(raw) < 4 else None
     names = seat_names(game)
     # Only the engine's view for the viewer's own seat (a spectator's: None) is read here.
     shown = selectors.rendered_view(game, access.seat_number, language=None, names=names)

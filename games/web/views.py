@@ -198,6 +198,8 @@ def _game_page(request, game_id):
         "can_join": request.user.is_authenticated and game.status == GameStatus.OPEN
         and seat is None and game.seats.count() < game.num_players,
         "board_template": board_template,
+        # Tapping a player's name or score on the board shows their cards (web.player_cards).
+        "cards_url": reverse("games:player_cards", args=[game.pk]),
     }
     context.update(autoplay_views.page_context(game, seat))
     return game, seat, render(request, "games/detail.html", context)

@@ -7,7 +7,7 @@
     var dialog = document.getElementById("player-cards");
     if (!link || !dialog || typeof dialog.showModal !== "function") return;
     event.preventDefault();
-    var url = new URL(link.href, window.location.href);
+    var url = new URL(link.getAttribute("href"), window.location.href);
     url.searchParams.set("partial", "1");
     fetch(url, { credentials: "same-origin", headers: { Accept: "text/html" } })
       .then(function (response) {

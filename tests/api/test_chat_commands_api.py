@@ -81,3 +81,14 @@ def test_commands_on_the_game_page(client):
     client.force_login(bruno)
     page = client.get(f"/games/{game.pk}/").content.decode()
     assert "Commands before the game starts" not in page
+
+
+def test_what_a_command_echoes_is_escaped_on_the_page(client, settings):
+    settings.GAME_INVITATION_MIN_SECONDS = 0
+    anna = UserFactory()
+    game = services.game_create(creator=anna, engine_slug="toy", num_players=2)
+    client.force_login(anna)
+    with committed():
+        page = client.post(f"/games/{game.pk}/chat/", {"body": "/invite <b>x</b>"}, follow=True)
+    text = page.content.decode()
+    assert "&lt;b&gt;x&lt;/b&gt;" in text and "<b>x</b>" not in text

@@ -70,7 +70,7 @@ def test_a_table_filled_and_started_from_the_chat_in_italian(browser, live_serve
 
     # Seed 003: pointing at a player's score shows the civilization cards they hold.
     marco_seat = Game.objects.get(pk=game.pk).seats.get(user=marco).number
-    host.click(f"a[data-player-cards][href$='/players/{marco_seat}/cards/']")
+    host.click(f"a[data-player-cards][href$='?seat={marco_seat}']")
     dialog = host.locator("dialog#player-cards")
     dialog.wait_for(state="visible")
     assert dialog.get_by_text("Carte di Marco").is_visible()

@@ -87,7 +87,8 @@ def refusal(line: ChatMessage) -> tuple[str, str]:
     return line.params["code"], read(line)
 
 
-def test_refusals_are_the_buttons_own(table):
+def test_refusals_are_the_buttons_own(table, settings):
+    settings.GAME_INVITATION_MIN_SECONDS = 0
     game, anna = table
     bruno, carla, dario = UserFactory(), UserFactory(), UserFactory()
     assert refusal(say(game, anna, "/join")) == (
@@ -99,6 +100,9 @@ def test_refusals_are_the_buttons_own(table):
     assert refusal(say(game, bruno, "/leave"))[0] == "lobby_error"
     assert refusal(say(game, bruno, "/bot"))[0] == "not_allowed"
     assert refusal(say(game, anna, "/bot clever"))[0] == "invalid_game_setup"
+    assert refusal(say(game, bruno, "/invite carla")) == (
+        "not_allowed", "/invite refused: Only players in the game can invite others.")
+    assert refusal(say(game, dario, "/invite"))[0] == "invalid_invitation"
     say(game, bruno, "/join")
     say(game, carla, "/join")
     assert refusal(say(game, dario, "/join")) == ("lobby_error",
