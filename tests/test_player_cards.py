@@ -29,9 +29,9 @@ def stone_age_with_cards():
     return Game.objects.get(pk=game.pk), users
 
 
-def card_names(game, seat):
+def card_names(game, seat, language="en"):
     """The names of `seat`'s cards as its owner reads them."""
-    shown = selectors.rendered_view(game, seat, language="en", names=seat_names(game))
+    shown = selectors.rendered_view(game, seat, language=language, names=seat_names(game))
     return [card["name"] for card in shown["players"][seat]["cards"]]
 
 

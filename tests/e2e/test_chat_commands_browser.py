@@ -7,12 +7,14 @@ from __future__ import annotations
 
 import pytest
 from allauth.account.models import EmailAddress
+from django.utils import timezone
 
 from games import services
 from games.models import Game, GameStatus
 from tests.e2e.test_board_play import signed_in_page
 from tests.e2e.test_browser import ARTIFACTS, browser  # noqa: F401
 from tests.factories import UserFactory
+from tests.test_player_cards import FACE_DOWN, card_names
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.django_db(transaction=True)]
 
@@ -25,10 +27,10 @@ def italian(name: str):
     return user
 
 
-def shot(page, name: str) -> None:
+def shot(page, name: str, *, full_page: bool = True) -> None:
     folder = ARTIFACTS / "chat-commands"
     folder.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(folder / f"{name}.png"), full_page=True)
+    page.screenshot(path=str(folder / f"{name}.png"), full_page=full_page)
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"], name
 
 
@@ -68,13 +70,30 @@ def test_a_table_filled_and_started_from_the_chat_in_italian(browser, live_serve
     assert host.locator("#board").is_visible()
     shot(host, "4-host-started-the-game")
 
-    # Seed 003: pointing at a player's score shows the civilization cards they hold.
-    marco_seat = Game.objects.get(pk=game.pk).seats.get(user=marco).number
+    # Seed 003: pointing at a player's score shows the civilization cards they hold; each
+    # player sees only their own. Marco is given two face-down cards for the picture.
+    started = Game.objects.get(pk=game.pk)
+    marco_seat = started.seats.get(user=marco).number
+    state = started.state
+    state["players"][marco_seat]["cards"] = FACE_DOWN[:2]
+    Game.objects.filter(pk=game.pk).update(state=state, version=started.version + 1,
+                                           updated_at=timezone.now())
+    hidden = card_names(Game.objects.get(pk=game.pk), marco_seat, "it")
+
+    host.goto(url)
     host.click(f"a[data-player-cards][href$='?seat={marco_seat}']")
     dialog = host.locator("dialog#player-cards")
     dialog.wait_for(state="visible")
     assert dialog.get_by_text("Carte di Marco").is_visible()
-    assert dialog.get_by_text("carte civiltà, coperte").count() + dialog.get_by_text(
-        "carta civiltà, coperta").count() == 1
-    shot(host, "5-host-taps-marcos-tribe")
+    assert dialog.get_by_text("2 carte civiltà, coperte").is_visible()
+    assert not any(dialog.get_by_text(name).count() for name in hidden)
+    shot(host, "5-host-taps-marcos-tribe", full_page=False)
+
+    guest.goto(url)
+    guest.click(f"a[data-player-cards][href$='?seat={marco_seat}']")
+    own = guest.locator("dialog#player-cards")
+    own.wait_for(state="visible")
+    assert own.get_by_text("Le tue carte, Marco").is_visible()
+    assert all(own.get_by_text(name).count() for name in hidden)
+    shot(guest, "6-marco-taps-his-own-tribe", full_page=False)
     assert host.csp_violations == [] and guest.csp_violations == []
