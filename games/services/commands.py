@@ -55,6 +55,11 @@ class Command:
     args: tuple[str, ...]
     typed: str
 
+    @property
+    def word(self) -> str:
+        """The command word as typed ("/entra", "／ＳＴＡＲＴ"), to quote it back."""
+        return self.typed.split()[0]
+
 
 @dataclass(frozen=True)
 class Answer:
@@ -99,7 +104,7 @@ def command_run(*, game: Game, user, command: Command, source: str, now: datetim
         with transaction.atomic():
             return _dispatch(game, user, command, source, now)
     except GameError as error:
-        return Answer("refused", {"command": command.typed.split()[0], "code": error.code,
+        return Answer("refused", {"command": command.word, "code": error.code,
                                   "reason": error.message}, private=True)
 
 
@@ -110,8 +115,7 @@ def _phase(game: Game) -> str:
 def _dispatch(game: Game, user, command: Command, source: str, now: datetime) -> Answer:
     name, args = command.name, command.args
     if name is None:
-        return Answer("unknown", {"command": command.typed.split()[0] if command.typed else "/",
-                                  "phase": _phase(game)}, private=True)
+        return Answer("unknown", {"command": command.word, "phase": _phase(game)}, private=True)
     if name == "help":
         return Answer("help", {"phase": _phase(game)}, private=True)
     if name == "join":
@@ -140,7 +144,7 @@ def _dispatch(game: Game, user, command: Command, source: str, now: datetime) ->
     confirmed = bool(args) and _normalised(args[0]) in CONFIRM_WORDS
     if not confirmed and game.status == GameStatus.ACTIVE and game.seats.filter(
             user=user, resigned_at__isnull=True).exists():
-        return Answer("resign_confirm", {"command": f"{command.typed.split()[0]} confirm"},
+        return Answer("resign_confirm", {"command": f"{command.word} confirm"},
                       private=True)
     game_resign(game_id=game.pk, user=user, now=now)
     return Answer("resigned")
