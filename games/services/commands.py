@@ -44,6 +44,10 @@ _SLASH = "/"
 _IME_SLASH = "、"
 #: Persian text typed with an Arabic keyboard layout: its yeh and kaf are other code points.
 _PERSIAN_LETTERS = str.maketrans({"ي": "ی", "ى": "ی", "ك": "ک"})
+#: The Latin letter under each key of the standard Persian layout: "/join" typed while that
+#: layout is on arrives as "/تخهد", and is read as "/join".
+_QWERTY_OF_PERSIAN_KEYS = str.maketrans(dict(zip(
+    "ضصثقفغعهخحشسیبلاتنمظطزرذدپ", "qwertyuiopasdfghjklzxcvbnm", strict=True)))
 
 
 @dataclass(frozen=True)
@@ -75,6 +79,14 @@ def _normalised(text: str) -> str:
     return unicodedata.normalize("NFKC", text).translate(_PERSIAN_LETTERS).casefold()
 
 
+def _known(word: str, words) -> str | None:
+    """`word` (normalised) as one of `words`, also when typed with the Persian layout on."""
+    if word in words:
+        return word
+    latin = word.translate(_QWERTY_OF_PERSIAN_KEYS)
+    return latin if latin in words else None
+
+
 def command_parse(text: str) -> Command | str | None:
     """The command a chat line types, or None for an ordinary message. A line starting with
     "//" is an ordinary message starting with "/": the text to post is returned."""
@@ -86,7 +98,7 @@ def command_parse(text: str) -> Command | str | None:
         words = normalised[1:].split()
     elif normalised.startswith(_IME_SLASH):
         words = normalised[1:].split()
-        if not words or words[0] not in _COMMANDS:
+        if not words or _known(words[0], _COMMANDS) is None:
             return None
     else:
         return None
@@ -94,7 +106,8 @@ def command_parse(text: str) -> Command | str | None:
         return Command(name=None, args=(), typed=stripped)
     # Arguments keep their case ("/invite Bob"): only the command word is read case-blind.
     original_args = tuple(unicodedata.normalize("NFKC", stripped).split()[1:])
-    return Command(name=_COMMANDS.get(words[0]), args=original_args, typed=stripped)
+    return Command(name=_COMMANDS.get(_known(words[0], _COMMANDS) or ""), args=original_args,
+                   typed=stripped)
 
 
 def command_run(*, game: Game, user, command: Command, source: str, now: datetime) -> Answer:
@@ -128,7 +141,8 @@ def _dispatch(game: Game, user, command: Command, source: str, now: datetime) ->
         game_start(game_id=game.pk, user=user, now=now)
         return Answer("started")
     if name == "bot":
-        level = BOT_LEVEL_WORDS.get(_normalised(args[0]), args[0]) if args else bots.DEFAULT_LEVEL
+        level = (BOT_LEVEL_WORDS.get(_known(_normalised(args[0]), BOT_LEVEL_WORDS) or "",
+                                     args[0]) if args else bots.DEFAULT_LEVEL)
         game_add_bot(game_id=game.pk, user=user, level=level)
         return Answer("bot_added", {"level": level})
     if name == "invite":
@@ -141,7 +155,7 @@ def _dispatch(game: Game, user, command: Command, source: str, now: datetime) ->
                        source=source)
         return Answer("undone")
     # resign: only with the confirming word; asking first is itself refused where resigning is.
-    confirmed = bool(args) and _normalised(args[0]) in CONFIRM_WORDS
+    confirmed = bool(args) and _known(_normalised(args[0]), CONFIRM_WORDS) is not None
     if not confirmed and game.status == GameStatus.ACTIVE and game.seats.filter(
             user=user, resigned_at__isnull=True).exists():
         return Answer("resign_confirm", {"command": f"{command.word} confirm"},

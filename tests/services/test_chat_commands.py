@@ -58,6 +58,19 @@ def test_command_words_are_read_as_the_four_languages_keyboards_type_them(typed)
     assert command_parse(typed).name == "join"
 
 
+@pytest.mark.parametrize(("typed", "name", "args"), [
+    ("/تخهد", "join", ()),  # "/join" typed with the Persian layout on
+    ("/سفشقف", "start", ()),
+    ("/قثسهلد زخدبهقپ", "resign", ("زخدبهقپ",)),  # "/resign confirm"
+    ("/invite Bob", "invite", ("Bob",)),  # a name keeps its case
+    ("/شروع", "start", ()),
+    ("/ربات", "bot", ()),
+])
+def test_the_persian_layouts_keys_and_words(typed, name, args):
+    parsed = command_parse(typed)
+    assert (parsed.name, parsed.args) == (name, args)
+
+
 @pytest.mark.parametrize("typed", ["hello /join", "、你好", "join", "//join"])
 def test_lines_that_are_no_command_stay_messages(typed):
     parsed = command_parse(typed)
