@@ -222,8 +222,8 @@ class GameAdmin(ModerateMixin, ReadOnlyAdminMixin, admin.ModelAdmin):
 
 @admin.register(ChatMessage)
 class ChatMessageAdmin(ModerateMixin, ReadOnlyAdminMixin, admin.ModelAdmin):
-    list_display = ("created_at", "game", "author", "body", "hidden_at")
-    list_filter = (("hidden_at", admin.EmptyFieldListFilter),)
+    list_display = ("created_at", "game", "author", "kind", "body", "hidden_at")
+    list_filter = ("kind", ("hidden_at", admin.EmptyFieldListFilter))
     search_fields = ("body", "author__username")
     readonly_fields = ("game", "author", "body", "created_at", "hidden_at", "hidden_reason")
     actions = [

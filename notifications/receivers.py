@@ -125,8 +125,9 @@ def on_seats_timed_out(sender, *, timeouts: list[dict], **extra) -> None:
 
 @receiver(post_save, sender=ChatMessage, dispatch_uid="notifications.chat_message")
 def on_chat_message(sender, *, instance: ChatMessage, created: bool, **extra) -> None:
-    """A new chat line goes to the game's webhooks (where spectators may read the chat)."""
-    if created:
+    """A new chat line goes to the game's webhooks (where spectators may read the chat); the
+    table's answers to commands are no messages, and some are one player's alone."""
+    if created and not instance.is_system:
         webhooks.queue_for_game(game=instance.game, kind="chat", chat_message=instance)
 
 

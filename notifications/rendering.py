@@ -24,6 +24,9 @@ from notifications.policy import unsubscribe_token
 #: Emails whose Reply-To lets the player move by answering (docs/email-play.md).
 EMAIL_PLAY_KINDS = (NotificationKind.YOUR_TURN, NotificationKind.REMINDER,
                     NotificationKind.GAME_STARTED)
+#: Answering these about an open game types the answer's first line in the game's chat
+#: ("/join", "/start": notifications.inbound.lobby).
+LOBBY_REPLY_KINDS = (NotificationKind.INVITATION, NotificationKind.GAME_LOBBY)
 
 
 def absolute(path: str) -> str:
@@ -76,6 +79,10 @@ def email_context(notification: Notification, now: datetime) -> dict:
         context["deadline_local"] = localized_digits(date_format(
             timezone.localtime(seat.deadline_at, user.zone), "l d F Y, H:i T"))
         context["time_left"] = localized_digits(timeuntil(seat.deadline_at, now))
+    if game.status == "open" and notification.kind in LOBBY_REPLY_KINDS:
+        from notifications.inbound import context as email_play
+
+        context["reply_address"] = email_play.reply_address_for(game, user, now=now)
     if seat is not None and game.status == "active":
         from notifications.inbound import context as email_play
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import copy
 from datetime import timedelta
 
-from django.utils import timezone
+from django.utils import timezone, translation
 from django.utils.translation import gettext
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
@@ -334,16 +334,36 @@ class ChatMessageSerializer(ModelSerializer):
     username = serializers.CharField(source="author.username", read_only=True)
     body = serializers.SerializerMethodField()
     hidden = serializers.SerializerMethodField()
+    kind = serializers.CharField(read_only=True, help_text=(
+        "message: written by a player; system: the table's answer to a command typed in the "
+        "chat (/join, /start, /help…), its body in the reader's language"))
+    key = serializers.CharField(read_only=True, help_text="A system line's message key "
+                                "(joined, left, started, bot_added, invited, undone, "
+                                "resign_confirm, resigned, help, unknown, refused); empty for "
+                                "a message.")
+    params = serializers.JSONField(read_only=True, help_text=(
+        "A system line's parameters; a refusal's `code` is the error code the command's own "
+        "endpoint answers."))
+    private = serializers.SerializerMethodField(help_text="Only the caller reads this line.")
 
     class Meta:
         model = ChatMessage
-        fields = ("id", "author", "username", "body", "hidden", "created_at")
+        fields = ("id", "author", "username", "body", "hidden", "created_at", "kind", "key",
+                  "params", "private")
 
     def get_hidden(self, message) -> bool:
         return message.hidden_at is not None
 
     def get_body(self, message) -> str:
-        return "" if message.hidden_at else message.body
+        if message.hidden_at:
+            return ""
+        if message.is_system:
+            with translation.override(reader_language(self.context.get("request"))):
+                return message.text()
+        return message.body
+
+    def get_private(self, message) -> bool:
+        return message.audience_id is not None
 
 
 class AddBotSerializer(serializers.Serializer):

@@ -399,17 +399,24 @@ class GameViewSet(GamePlayersMixin, mixins.ListModelMixin, mixins.RetrieveModelM
     @route(detail=True, methods=["get", "post"], throttle_classes=[ChatThrottle],
            write_scope="chat")
     def chat(self, request, pk=None):
-        """The game's chat: players write, spectators read (if the game allows spectators)."""
+        """The game's chat: players write, spectators read (if the game allows spectators);
+        before the game starts, those who may join write too. A line typing a command (/join,
+        /leave, /start, /bot [easy|search], /invite <name>, /help; in a running game /undo,
+        /resign confirm) runs it through the same services as its endpoint, and the answer is
+        a system line (201): a refusal is a line only the caller reads, with its error `code`."""
         game = self.get_object()
         if request.method == "GET":
-            page = self.paginate_queryset(game.chat_messages.select_related("author")
+            page = self.paginate_queryset(selectors.chat_lines_for(game, request.user)
                                           .order_by("-created_at", "-id"))
-            return self.get_paginated_response(ChatMessageSerializer(page, many=True).data)
+            return self.get_paginated_response(
+                ChatMessageSerializer(page, many=True, context={"request": request}).data)
         serializer = ChatPostSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         message = services.chat_post(game_id=game.pk, user=request.user,
-                                     body=serializer.validated_data["body"])
-        return Response(ChatMessageSerializer(message).data, status=status.HTTP_201_CREATED)
+                                     body=serializer.validated_data["body"],
+                                     source=ActionSource.API)
+        return Response(ChatMessageSerializer(message, context={"request": request}).data,
+                        status=status.HTTP_201_CREATED)
 
     @extend_schema(operation_id="list_log_entries", tags=["moves"],
                    summary="A game's log, oldest first",

@@ -26,6 +26,7 @@ from games.models.records import (
 from games.models.social import (
     CHAT_MESSAGE_MAX_LENGTH,
     AuditEntry,
+    ChatLineKind,
     ChatMessage,
     GameInvitation,
     InvitationAttempt,
@@ -49,6 +50,7 @@ __all__ = [
     "ActionKind",
     "ActionSource",
     "AuditEntry",
+    "ChatLineKind",
     "ChatMessage",
     "DeadlineOutcome",
     "DeadlineRecord",

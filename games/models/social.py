@@ -9,8 +9,16 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from games.models.game import Game
+from games.presentation.chat_lines import system_line_text
 
 CHAT_MESSAGE_MAX_LENGTH = 500
+
+
+class ChatLineKind(models.TextChoices):
+    MESSAGE = "message", _("Message")
+    #: The table's answer to a command typed in the chat: a message key and its parameters,
+    #: rendered in each reader's language (games.presentation.chat_lines).
+    SYSTEM = "system", _("System line")
 
 
 class ChatMessage(models.Model):
@@ -24,6 +32,14 @@ class ChatMessage(models.Model):
                                       auto_now_add=True, db_index=True)
     hidden_at = models.DateTimeField(verbose_name=_("hidden at"), null=True, blank=True)
     hidden_reason = models.TextField(verbose_name=_("hidden reason"), blank=True)
+    kind = models.CharField(verbose_name=_("kind"), max_length=10, choices=ChatLineKind.choices,
+                            default=ChatLineKind.MESSAGE)
+    key = models.CharField(verbose_name=_("message key"), max_length=40, blank=True)
+    params = models.JSONField(verbose_name=_("parameters"), default=dict, blank=True)
+    #: A line only this player reads (a refusal, a help line); None: everyone who sees the chat.
+    audience = models.ForeignKey(settings.AUTH_USER_MODEL, verbose_name=_("audience"),
+                                 on_delete=models.CASCADE, null=True, blank=True,
+                                 related_name="+")
 
     class Meta:
         verbose_name = _("chat message")
@@ -33,6 +49,17 @@ class ChatMessage(models.Model):
 
     def __str__(self) -> str:
         return f"{self.author}: {self.body[:40]}"
+
+    @property
+    def is_system(self) -> bool:
+        return self.kind == ChatLineKind.SYSTEM
+
+    def text(self) -> str:
+        """What the line says in the active language: a system line rendered from its key, a
+        message as written (a system line's body keeps the command as typed, for moderators)."""
+        if not self.is_system:
+            return self.body
+        return system_line_text(self.key, self.params, self.author.public_name)
 
 
 class ReportTarget(models.TextChoices):

@@ -20,6 +20,7 @@ from games.selectors.lists import (
 from games.selectors.stamps import GameStamp, game_stamp
 from games.selectors.views import (
     awaiting_seats,
+    chat_lines_for,
     chat_newest,
     game_version_and_seats,
     game_view_for,
@@ -38,6 +39,7 @@ __all__ = [
     "GameStamp",
     "awaiting_seats",
     "can_view",
+    "chat_lines_for",
     "chat_newest",
     "game_access",
     "game_awaiting_filter",

@@ -10,6 +10,7 @@ from typing import Any
 
 from django.core.cache import caches
 from django.db import connections, router, transaction
+from django.db.models import Q
 from django.utils import timezone, translation
 from psycopg import IsolationLevel
 
@@ -104,10 +105,17 @@ def log_newest(game: Game, count: int, *, up_to: int | None = None) -> list[Acti
     return list(entries[:count])
 
 
-def chat_newest(game: Game, count: int) -> list[ChatMessage]:
-    """The game's `count` newest chat messages with their authors, oldest first."""
-    return list(game.chat_messages.select_related("author")
-                .order_by("-created_at", "-id")[:count])[::-1]
+def chat_lines_for(game: Game, user):
+    """The game's chat lines `user` may read (a line meant for one player only to that player),
+    with their authors, oldest first."""
+    signed_in = user is not None and user.is_authenticated
+    shown = Q(audience__isnull=True) | Q(audience=user) if signed_in else Q(audience__isnull=True)
+    return game.chat_messages.select_related("author").filter(shown)
+
+
+def chat_newest(game: Game, count: int, user=None) -> list[ChatMessage]:
+    """The `count` newest chat lines `user` may read, oldest first."""
+    return list(chat_lines_for(game, user).order_by("-created_at", "-id")[:count])[::-1]
 
 
 def awaiting_seats(game: Game) -> list[int]:

@@ -1,8 +1,8 @@
 from django.urls import path
 
 from games.web import autoplay as autoplay_views
+from games.web import player_cards, views
 from games.web import players as player_views
-from games.web import views
 
 app_name = "games"
 urlpatterns = [
@@ -20,6 +20,7 @@ urlpatterns = [
     path("games/<int:game_id>/take-back/", views.game_take_back, name="take_back"),
     path("games/<int:game_id>/invite/", views.game_invite, name="invite"),
     path("games/<int:game_id>/chat/", views.game_chat_post, name="chat"),
+    path("games/<int:game_id>/cards/", player_cards.player_cards, name="player_cards"),
     path("games/<int:game_id>/queue/", autoplay_views.game_queue, name="queue"),
     path("games/<int:game_id>/autoplay/", autoplay_views.game_autoplay, name="autoplay"),
     path("automatic-moves/", autoplay_views.profile_autoplay, name="profile_autoplay"),

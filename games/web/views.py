@@ -168,7 +168,11 @@ def _game_page(request, game_id):
         "seats": seats,
         "legend": board.seat_legend(seats, awaited, engine.simultaneous, viewer_seat),
         "vacations": selectors.vacations_now(game),
-        "chat": selectors.chat_newest(game, 50),
+        "chat": selectors.chat_newest(game, 50, request.user),
+        # Before the game starts anyone who may see it types commands (/join) or, if they may
+        # join it, messages; the service says who may do what.
+        "can_chat": seat is not None or (request.user.is_authenticated
+                                         and game.status == GameStatus.OPEN),
         "report_reasons": ReportReason.choices,
         "view": shown,
         "view_json": (json.dumps(shown, indent=1, sort_keys=True)
@@ -194,6 +198,8 @@ def _game_page(request, game_id):
         "can_join": request.user.is_authenticated and game.status == GameStatus.OPEN
         and seat is None and game.seats.count() < game.num_players,
         "board_template": board_template,
+        # Tapping a player's name or score on the board shows their cards (web.player_cards).
+        "cards_url": reverse("games:player_cards", args=[game.pk]),
     }
     context.update(autoplay_views.page_context(game, seat))
     return game, seat, render(request, "games/detail.html", context)

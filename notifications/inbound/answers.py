@@ -150,6 +150,8 @@ def _player_context(game, user, now: datetime, *, offset: int = 0,
     reply_to = ""
     if choices:
         reply_to = play.reply_address_for(game, user, offset=context["choices_offset"], now=now)
+    elif game.status == "open":  # the next table command ("/start") answers this one
+        reply_to = play.reply_address_for(game, user, now=now)
     if changed_since is not None:
         context["what_changed"] = play.changes_since(game, user, changed_since)
     context["their_turn"] = bool(choices)

@@ -47,6 +47,7 @@ from notifications.inbound.choosing import (
     switch_forced_moves,
 )
 from notifications.inbound.commands import interpret
+from notifications.inbound.lobby import answer_table_command
 from notifications.inbound.parsing import automatic_reason, from_address, reply_text
 from notifications.models import InboundMessage, InboundStatus
 
@@ -289,7 +290,9 @@ def _process(inbound: InboundMessage, message: AnymailInboundMessage,
     user = User.objects.filter(pk=claims.user_id, is_active=True).first()
     game = Game.objects.filter(pk=claims.game_id).first()
     seat = play.seat_for(game, user) if user and game else None
-    if seat is None:
+    # Lobby emails go to players not seated yet (an invitation): they answer with a command.
+    lobby = user is not None and game is not None and game.status == "open"
+    if seat is None and not lobby:
         refuse_stranger(inbound, "unknown_token",
                         gettext("The game this email was about no longer exists, or you no longer "
                         "have a seat in it."), now)
@@ -313,6 +316,8 @@ def _process(inbound: InboundMessage, message: AnymailInboundMessage,
                                            "was played; here is the game now.")
                                    % {"days": settings.EMAIL_PLAY_TOKEN_MAX_AGE_DAYS}],
                       changed_since=claims.version)
+    if lobby:
+        answer_table_command(inbound, game, user, now, text.first_line)
     if game.status != "active":
         if command.kind in ("status", "help"):
             answer_player(inbound, game, user, now, status=InboundStatus.ANSWERED,
