@@ -105,7 +105,9 @@ def test_the_preview_of_a_choice_reads_in_the_players_language(client):
                                      {"index": index, "version": game.version}).content.decode())
     sentence = render_text("caverna", engine.describe_text(game.state, seat, legal[index]),
                            language="it", names=seat_names(game))
-    assert f"{sentence.rstrip('.')}?" in fragment
+    # The engine's sentence is asked about, not made a question by a "?" of its own.
+    assert "Fare questa mossa?" in fragment
+    assert sentence.rstrip(".") in fragment and f"{sentence.rstrip('.')}?" not in fragment
     assert engine.describe(game.state, seat, legal[index]).split(" ", 2)[2] not in fragment
 
 
