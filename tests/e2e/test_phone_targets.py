@@ -15,7 +15,9 @@ from games.engines.seven_wonders.scoring import CATEGORIES
 from games.models import ChatMessage, Game, GameStatus
 from tests.e2e.test_board_play import game_against_bots, signed_in_page
 from tests.e2e.test_browser import ARTIFACTS, browser  # noqa: F401
+from notifications.channels import calendar
 from tests.factories import UserFactory
+from tests.test_player_pages import finished
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.django_db(transaction=True)]
 
@@ -46,11 +48,17 @@ def test_header_footer_and_toggles_are_44_px_tap_targets(browser, live_server): 
     # A message from another player, so that the chat's own "Report" toggle shows.
     other = UserFactory(display_name="Oskar")
     ChatMessage.objects.create(game=game, author=other, body="Good luck!")
+    # Rated games for the profile's chart, and a calendar address for the calendar page.
+    for winner in (0, 0, 1):
+        finished([human, other], winner_index=winner)
+    calendar.feed_for(human)
     page = signed_in_page(browser, base, human, SMALL)
     SHOTS.mkdir(parents=True, exist_ok=True)
     problems = {}
-    for name, path, at_least in [("lobby", "/", 8), ("game", f"/games/{game.pk}/", 11),
-                                 ("leaderboards", "/leaderboard/", 8)]:
+    pages = [("lobby", "/", 8), ("game", f"/games/{game.pk}/", 11),
+             ("leaderboards", "/leaderboard/", 8), ("calendar", "/notifications/live/", 8),
+             ("profile", f"/users/{human.username}/", 8), ("new-game", "/games/new/", 8)]
+    for name, path, at_least in pages:
         page.goto(f"{base}{path}")
         page.screenshot(path=str(SHOTS / f"targets-{name}.png"), full_page=True)
         # The header (brand, four links and Log out), the footer (five links, the language
@@ -62,6 +70,12 @@ def test_header_footer_and_toggles_are_44_px_tap_targets(browser, live_server): 
             assert page.locator("details.autoplay > summary").count() >= 1
             assert page.locator("details.report > summary").count() == 2
     assert not problems, problems
+    # The same pages in Persian, to look at.
+    human.language = "fa"
+    human.save(update_fields=["language"])
+    for name, path, _ in pages:
+        page.goto(f"{base}{path}")
+        page.screenshot(path=str(SHOTS / f"fa-{name}.png"), full_page=True)
 
 
 def finished_seven_wonders(language: str) -> tuple[Game, object]:
