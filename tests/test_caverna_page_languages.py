@@ -111,6 +111,25 @@ def test_the_preview_of_a_choice_reads_in_the_players_language(client):
     assert engine.describe(game.state, seat, legal[index]).split(" ", 2)[2] not in fragment
 
 
+def test_the_persian_confirm_asks_a_natural_question_with_a_persian_question_mark(client):
+    from tests.test_game_page import caverna_game_at_tile_placement
+
+    game, users, seat = caverna_game_at_tile_placement()
+    users[seat].language = "fa"
+    users[seat].save(update_fields=["language"])
+    client.force_login(users[seat])
+    legal = engine.legal_actions(game.state, seat)
+    index = next(i for i, action in enumerate(legal) if "at" in action)
+    fragment = _page_text(client.get(f"/games/{game.pk}/preview/",
+                                     {"index": index, "version": game.version}).content.decode())
+    title = re.search(r'<h2 class="confirm-title">(.*?)</h2>', fragment, re.S)[1].strip()
+    assert title == "این حرکت را انجام می‌دهید؟"
+    # The move itself is shown as the log tells it, not turned into a question.
+    sentence = render_text("caverna", engine.describe_text(game.state, seat, legal[index]),
+                           language="fa", names=seat_names(game)).rstrip(".")
+    assert sentence in fragment and "?" not in fragment.split("confirm-title", 1)[1]
+
+
 def test_a_waiting_player_queues_a_placement_read_in_their_language(client, midgame):
     game, users = midgame
     waiting = next(seat for seat in range(3) if seat not in engine.active_seats(game.state))

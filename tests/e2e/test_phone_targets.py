@@ -13,9 +13,9 @@ from django.utils import timezone
 from games import services
 from games.engines.seven_wonders.scoring import CATEGORIES
 from games.models import ChatMessage, Game, GameStatus
+from notifications.channels import calendar
 from tests.e2e.test_board_play import game_against_bots, signed_in_page
 from tests.e2e.test_browser import ARTIFACTS, browser  # noqa: F401
-from notifications.channels import calendar
 from tests.factories import UserFactory
 from tests.test_player_pages import finished
 
@@ -121,4 +121,4 @@ def test_the_final_scores_fit_a_360_px_phone(browser, live_server, language):  #
     assert facts["page"] <= SMALL["width"], facts
     assert facts["table"] <= facts["section"] and facts["scroll"] <= facts["section"], facts
     # The points column is in view, on the right in English and on the left in Persian.
-    assert 0 <= facts["left"] and facts["right"] <= SMALL["width"], facts
+    assert facts["left"] >= 0 and facts["right"] <= SMALL["width"], facts
