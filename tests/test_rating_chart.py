@@ -50,6 +50,7 @@ def test_a_line_rises_and_falls_with_the_ratings_and_stays_inside_the_picture():
     assert ys.index(max(ys)) == ratings.index(min(ratings))
     assert all(0 <= y <= HEIGHT for y in ys)
     assert ">7.8<" in svg and ">0.0<" in svg  # the highest and lowest values are labelled
+    assert re.search(r'<text class="value"[^>]*>6\.0</text>', svg)  # and the rating now
 
 
 def test_a_flat_series_is_a_level_line_not_stretched_noise():

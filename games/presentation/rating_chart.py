@@ -92,7 +92,12 @@ def rating_chart(points: Sequence[RatingPoint], *, title: str) -> SafeString:
         dates += format_html('<text class="axis" x="{}" y="{}" text-anchor="end">{}</text>',
                              WIDTH - RIGHT, HEIGHT - 6,
                              _date_text(last.at))
+    # The rating now, written beside the last dot (below it when the dot is at the top).
+    last_x, last_y = coordinates[-1]
+    now = format_html('<text class="value" x="{}" y="{}" text-anchor="{}">{}</text>',
+                      last_x, round(last_y - 7 if last_y > TOP + 12 else last_y + 14, 1),
+                      "end" if len(points) > 1 else "middle", _rating_text(last.rating))
     return format_html(
         '<svg class="rating-chart" viewBox="0 0 {} {}" role="img" aria-label="{}" '
-        'xmlns="http://www.w3.org/2000/svg" direction="ltr">{}{}{}{}</svg>',
-        WIDTH, HEIGHT, summary, grid, line, dots, dates)
+        'xmlns="http://www.w3.org/2000/svg" direction="ltr">{}{}{}{}{}</svg>',
+        WIDTH, HEIGHT, summary, grid, line, dots, now, dates)
