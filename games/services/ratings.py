@@ -85,9 +85,11 @@ def will_be_rated(game: Game, seats=None) -> bool:
     if not game.rated or game.status == GameStatus.ABORTED:
         return False
     seats = list(game.seats.all() if seats is None else seats)
-    players = sum(1 for seat in seats if seat.user_id is not None)
-    if game.status == GameStatus.OPEN:
+    if game.status == GameStatus.OPEN:  # (seats are numbered when the game starts)
+        players = sum(1 for seat in seats if seat.user_id is not None)
         players += max(game.num_players - len(seats), 0)
+    else:
+        players = len(rated_seats(seats))
     return players >= 2
 
 
