@@ -88,6 +88,18 @@ def category_label(engine_slug: str, category: str, *, language: str | None = No
         return category
 
 
+def breakdown_in_order(engine_slug: str, breakdown: dict[str, Any]) -> dict[str, Any]:
+    """A score breakdown in the engine's order of its categories (its scoring pad's, as its
+    catalog names them): a result stored as JSONB comes back with its keys reordered."""
+    try:
+        catalog = get_engine(engine_slug).text_catalog
+    except UnknownEngine:
+        return breakdown
+    order = {category: index for index, category
+             in enumerate(catalog.names.get("category", {}) if catalog is not None else ())}
+    return dict(sorted(breakdown.items(), key=lambda item: order.get(item[0], len(order))))
+
+
 def reason_text(engine_slug: str, error: Exception) -> str:
     """An engine's refusal (IllegalAction, InvalidOptions) in the active language: its text
     rendered there; its English words in English, or when the engine gave no text."""

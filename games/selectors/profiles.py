@@ -11,6 +11,7 @@ from django.db.models import QuerySet
 from games.models import Game, GameStatus, RatingApplication, Seat
 from games.presentation import titles
 from games.presentation.rating_chart import RatingPoint
+from games.presentation.texts import breakdown_in_order
 from games.selectors.lists import game_list
 from games.services import ratings, reliability
 
@@ -144,7 +145,8 @@ def result_rows(game: Game) -> list[ResultRow]:
     application = getattr(game, "rating_application", None)
     changes = {change["seat"]: change for change in (application.changes if application else [])}
     rows = [ResultRow(seat=seats[number], score=game.result["scores"][number],
-                      breakdown=game.result["breakdown"][number],
+                      breakdown=breakdown_in_order(game.engine,
+                                                   game.result["breakdown"][number]),
                       winner=number in game.result["winners"], rank=ranks[number],
                       rating_change=changes.get(number))
             for number in numbers]

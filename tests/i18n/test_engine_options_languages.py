@@ -8,13 +8,14 @@ import re
 
 import pytest
 from django.test import Client
-from django.utils import timezone
+from django.utils import timezone, translation
 from rest_framework.test import APIClient
 
 from games import services
 from games.engines.registry import get_engine
 from games.engines.seven_wonders.scoring import CATEGORIES
 from games.models import Game, GameStatus
+from games.presentation.texts import category_label
 from tests.api.test_games_api import client_for
 from tests.factories import UserFactory
 
@@ -107,3 +108,10 @@ def test_score_breakdowns_name_their_categories_in_the_readers_language(language
         page = client.get(path).content.decode()
         assert military in page, path
         assert "military" not in page and "treasury" not in page, path
+    # In the scoring pad's order (PostgreSQL's JSONB keeps the keys in an order of its own).
+    page = client.get(f"/games/{game.pk}/").content.decode()
+    standings = page[page.index('class="final-scores"'):]
+    with translation.override(language):
+        names = [category_label("seven_wonders", category) for category in CATEGORIES]
+    positions = [standings.index(f"<li>{name} ") for name in names]
+    assert positions == sorted(positions), names
