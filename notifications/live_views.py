@@ -48,6 +48,7 @@ def _live_page(request, shown_secret: tuple[Webhook, str] | None = None):
         "vapid_public_key": push.public_key(),
         "push_devices": request.user.push_subscriptions.count(),
         "calendar_url": calendar.feed_url(feed) if feed else None,
+        "calendar_subscribe_url": calendar.subscribe_url(feed) if feed else None,
         "webhooks": [(hook, log) for hook, log in hooks if hook.game_id is None],
         "game_webhooks": [(hook, log) for hook, log in hooks if hook.game_id is not None],
         "webhook_kinds": webhooks.WEBHOOK_KINDS,

@@ -92,11 +92,13 @@ def test_the_api_view_reads_in_the_token_users_language(midgame):
     assert english_body["view"]["players"][0]["rows"][0][0]["label"] == "Forest"
 
 
-def test_the_preview_of_a_choice_reads_in_the_players_language(client):
+def _confirm_of_a_tile_placement(client, language: str) -> tuple[str, str, str]:
+    """The confirm panel of a tile placement, as a player reading `language` fetches it; the
+    engine's sentence for the move in that language, and in English."""
     from tests.test_game_page import caverna_game_at_tile_placement
 
     game, users, seat = caverna_game_at_tile_placement()
-    users[seat].language = "it"
+    users[seat].language = language
     users[seat].save(update_fields=["language"])
     client.force_login(users[seat])
     legal = engine.legal_actions(game.state, seat)
@@ -104,9 +106,24 @@ def test_the_preview_of_a_choice_reads_in_the_players_language(client):
     fragment = _page_text(client.get(f"/games/{game.pk}/preview/",
                                      {"index": index, "version": game.version}).content.decode())
     sentence = render_text("caverna", engine.describe_text(game.state, seat, legal[index]),
-                           language="it", names=seat_names(game))
-    assert f"{sentence.rstrip('.')}?" in fragment
-    assert engine.describe(game.state, seat, legal[index]).split(" ", 2)[2] not in fragment
+                           language=language, names=seat_names(game))
+    return fragment, sentence.rstrip(".。"), engine.describe(game.state, seat, legal[index])
+
+
+def test_the_preview_of_a_choice_reads_in_the_players_language(client):
+    fragment, sentence, english = _confirm_of_a_tile_placement(client, "it")
+    # The engine's sentence is asked about, not made a question by a "?" of its own.
+    assert "Fare questa mossa?" in fragment
+    assert sentence in fragment and f"{sentence}?" not in fragment
+    assert english.split(" ", 2)[2] not in fragment
+
+
+def test_the_persian_confirm_asks_a_natural_question_with_a_persian_question_mark(client):
+    fragment, sentence, _ = _confirm_of_a_tile_placement(client, "fa")
+    title = re.search(r'<h2 class="confirm-title">(.*?)</h2>', fragment, re.S)[1].strip()
+    assert title == "این حرکت را انجام می‌دهید؟"
+    # The move itself is shown as the log tells it, not turned into a question.
+    assert sentence in fragment and "?" not in fragment.split("confirm-title", 1)[1]
 
 
 def test_a_waiting_player_queues_a_placement_read_in_their_language(client, midgame):

@@ -11,7 +11,7 @@ from django.utils import timezone
 
 from accounts.models import Vacation
 from games import services
-from games.models import DeadlineOutcome, Game, GameStatus, Seat
+from games.models import DeadlineOutcome, Game, GameStatus, Rating, Seat
 from games.services import ratings
 from games.services.reliability import deadline_record
 from tests.factories import UserFactory, open_game
@@ -159,3 +159,46 @@ def test_the_leaderboard_page_and_api(people, api_client):
     assert rows[0]["rating"] > rows[1]["rating"] > rows[2]["rating"]
     assert Client().get("/leaderboard/chess/").status_code == 404
     assert api_client.get("/api/v1/leaderboard/chess/").status_code == 404
+
+
+def test_the_leaderboards_page_lists_every_game_and_is_linked_from_the_lobby(people):
+    from games.engines.registry import all_engines
+
+    alice, bob, carol = people
+    finished([alice, bob])
+    lobby = Client().get("/").content.decode()
+    assert 'href="/leaderboard/"' in lobby
+    page = Client().get("/leaderboard/")
+    assert page.status_code == 200
+    text = page.content.decode()
+    for engine in all_engines():
+        assert f'href="/leaderboard/{engine.slug}/"' in text
+    # The toy game's leaders, best first, and the others' empty boards say so.
+    toy = text[text.index('href="/leaderboard/toy/"'):]
+    assert toy.index(alice.public_name) < toy.index(bob.public_name)
+    assert "Nobody has finished a rated" in text
+
+
+def test_rated_shows_only_on_games_that_will_change_ratings(people):
+    from games.templatetags.player_tags import will_be_rated
+
+    alice, bob, carol = people
+    against_bots = services.game_create(creator=alice, engine_slug="toy", num_players=2)
+    services.game_add_bot(game_id=against_bots.pk, user=alice)
+    assert not will_be_rated(against_bots)
+    waiting = services.game_create(creator=alice, engine_slug="toy", num_players=3)
+    services.game_add_bot(game_id=waiting.pk, user=alice)
+    assert will_be_rated(waiting)  # the empty seat may still take a player
+    unrated = services.game_create(creator=alice, engine_slug="toy", num_players=2, rated=False)
+    assert not will_be_rated(unrated)
+    client = Client()
+    client.force_login(alice)
+    assert "\">Unrated" in client.get(f"/games/{against_bots.pk}/").content.decode()
+    assert "\">Rated" in client.get(f"/games/{waiting.pk}/").content.decode()
+    services.game_start(game_id=against_bots.pk, user=alice)
+    Game.objects.filter(pk=against_bots.pk).update(
+        status=GameStatus.FINISHED, finished_at=timezone.now(),
+        result={"scores": [3, 1], "winners": [0], "breakdown": [{}, {}]})
+    ratings.ratings_apply(game_id=against_bots.pk)
+    listed = client.get("/games/finished/").content.decode()
+    assert "unrated" in listed and not Rating.objects.filter(user=alice).exists()

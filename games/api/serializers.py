@@ -53,12 +53,19 @@ class ModelSerializer(serializers.ModelSerializer):
 
 class EngineSerializer(serializers.Serializer):
     slug = serializers.CharField()
-    name = serializers.CharField()
+    name = serializers.CharField(
+        help_text="The game's name in the reader's language (the signed-in player's, else "
+                  "Accept-Language), as its published editions print it.")
     min_players = serializers.IntegerField()
     max_players = serializers.IntegerField()
     rules_version = serializers.IntegerField()
     simultaneous = serializers.BooleanField()
-    options = serializers.ListField(child=serializers.DictField())
+    options = serializers.ListField(
+        child=serializers.DictField(),
+        help_text="Each option: `name` (the key to send), `kind` (choice, bool or int), "
+                  "`default`, `choices` (values to send) with `choice_labels` (value: label) "
+                  "for a choice, `min`/`max` for an int; `label`, `help` and the choice labels "
+                  "in the reader's language.")
 
 
 class EngineDetailSerializer(EngineSerializer):

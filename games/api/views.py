@@ -43,7 +43,7 @@ from games.engines.registry import UnknownEngine, all_engines, get_engine
 from games.exceptions import GameError
 from games.log.export import game_export
 from games.models import ActionSource, GameStatus
-from games.presentation.texts import message_text, reader_language
+from games.presentation.texts import engine_described, message_text, reader_language
 
 TRUE_WORDS = {"1", "true", "yes", "on"}
 
@@ -88,7 +88,9 @@ class EngineListView(APIView):
     @extend_schema(operation_id="list_engines", tags=["engines"], summary="List the games on offer",
                    responses={200: EngineSerializer(many=True)})
     def get(self, request):
-        return Response([engine.describe_engine() for engine in all_engines()])
+        language = reader_language(request)
+        return Response([engine_described(engine, language=language)
+                         for engine in all_engines()])
 
 
 class EngineDetailView(APIView):
@@ -107,7 +109,8 @@ class EngineDetailView(APIView):
             engine = get_engine(slug)
         except UnknownEngine:
             raise NotFound(gettext("There is no game %(slug)s.") % {"slug": f"{slug!r}"}) from None
-        return Response({**engine.describe_engine(), "action_schema": engine.action_schema(),
+        return Response({**engine_described(engine, language=reader_language(request)),
+                         "action_schema": engine.action_schema(),
                          "view_schema": engine.view_schema()})
 
 class GameViewSet(GamePlayersMixin, mixins.ListModelMixin, mixins.RetrieveModelMixin,

@@ -126,7 +126,8 @@ class Engine(ABC):
     rules_version: int = 1
     simultaneous: bool = False
     #: Each option: {"name", "kind": "choice"|"bool"|"int", "default", "label", "help",
-    #: and "choices": [values] for choice, "min"/"max" for int}.
+    #: and "choices": [values] (with "choice_labels": {value: label}) for choice, "min"/"max"
+    #: for int}.
     options: list[dict[str, Any]] = []
     #: Routine decisions a player may pre-answer (standing orders), each {"name", "label",
     #: "help", "default", "choices": [{"value", "label"}]}; "ask" is always one of the values.

@@ -72,6 +72,20 @@ def text(key: str, **params: Any) -> Text:
     return {"k": key, "p": params} if params else {"k": key}
 
 
+def option_words(options: list[dict[str, Any]]) -> dict[str, str]:
+    """The English words of an engine's options (`Engine.options`) as names a catalog holds:
+    "<option>" its label, "<option>.help" its help, "<option>.<value>" a choice's label."""
+    words = {}
+    for option in options:
+        name = option["name"]
+        words[name] = option["label"]
+        if option.get("help"):
+            words[f"{name}.help"] = option["help"]
+        for value, label in option.get("choice_labels", {}).items():
+            words[f"{name}.{value}"] = label
+    return words
+
+
 def sentences(parts: list[Text]) -> Text:
     """Several sentences read as one text (one sentence stays itself)."""
     return parts[0] if len(parts) == 1 else text("sentences", sentences=parts)

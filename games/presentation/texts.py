@@ -21,6 +21,7 @@ from django.utils import translation
 from games.engines.registry import UnknownEngine, get_engine
 from games.engines.texts import ENGLISH, SEAT_KINDS, SHARED_MESSAGES, Catalog, render, text
 from games.presentation.names import with_names
+from games.presentation.titles import engine_name
 
 LOCALE_DIR = Path(__file__).resolve().parents[1] / "engines" / "locale"
 _PERSIAN_DIGITS = str.maketrans("0123456789", "۰۱۲۳۴۵۶۷۸۹")
@@ -75,6 +76,28 @@ def render_text(engine_slug: str, message: dict[str, Any], *, language: str | No
     """`message` of `engine_slug`'s engine in `language` (default: the active one), each seat
     read as its player's name from `names` (a seat without a name: "Seat N", translated)."""
     return _renderer(engine_slug, language, names)(message)
+
+
+def category_label(engine_slug: str, category: str, *, language: str | None = None) -> str:
+    """A row of the score breakdown (`result()["breakdown"]`) as the reader calls it: "Military"
+    for "military", "نظامی" in Persian; a category the engine does not name reads as itself."""
+    try:
+        return render_text(engine_slug, get_engine(engine_slug).category_text(category),
+                           language=language)
+    except (UnknownEngine, LookupError):
+        return category
+
+
+def breakdown_in_order(engine_slug: str, breakdown: dict[str, Any]) -> dict[str, Any]:
+    """A score breakdown in the engine's order of its categories (its scoring pad's, as its
+    catalog names them): a result stored as JSONB comes back with its keys reordered."""
+    try:
+        catalog = get_engine(engine_slug).text_catalog
+    except UnknownEngine:
+        return breakdown
+    order = {category: index for index, category
+             in enumerate(catalog.names.get("category", {}) if catalog is not None else ())}
+    return dict(sorted(breakdown.items(), key=lambda item: order.get(item[0], len(order))))
 
 
 def reason_text(engine_slug: str, error: Exception) -> str:
@@ -146,25 +169,59 @@ def view_texts(engine_slug: str, view: Any, *, language: str | None = None,
     return rendered(view)
 
 
+def _catalog_words(engine_slug: str, kind: str,
+                   language: str | None) -> Callable[[str], str] | None:
+    """English words -> their translation, read by context "<slug>.<kind>" from the engine's
+    catalog where it names them (its names of `kind`); words it does not name stay English.
+    None when the catalog names none of that kind."""
+    catalog = get_engine(engine_slug).text_catalog
+    known = set(catalog.names.get(kind, {}).values()) if catalog is not None else set()
+    if not known:
+        return None
+    translations = translations_for(engine_slug, language or translation.get_language() or "en")
+    context = catalog.name_context(kind)
+    return lambda english: (translations.pgettext(context, english) if english in known
+                            else english)
+
+
 def standing_orders_in(engine_slug: str, orders: list[dict[str, Any]], *,
                        language: str | None = None) -> list[dict[str, Any]]:
     """An engine's standing orders with their label, help and choices in `language` (default:
-    the active one), read by context "<slug>.order" from the engine's catalog where it names
-    them (its names of kind "order"); words it does not name stay English."""
-    catalog = get_engine(engine_slug).text_catalog
-    known = set(catalog.names.get("order", {}).values()) if catalog is not None else set()
-    if not known:
+    the active one), as its catalog names them (names of kind "order")."""
+    words = _catalog_words(engine_slug, "order", language)
+    if words is None:
         return orders
-    translations = translations_for(engine_slug,
-                                   language or translation.get_language() or "en")
-    context = catalog.name_context("order")
-
-    def words(english: str) -> str:
-        return translations.pgettext(context, english) if english in known else english
-
     return [{**order, "label": words(order["label"]), "help": words(order["help"]),
              "choices": [{**choice, "label": words(choice["label"])}
                          for choice in order["choices"]]} for order in orders]
+
+
+def options_in(engine_slug: str, options: list[dict[str, Any]], *,
+               language: str | None = None) -> list[dict[str, Any]]:
+    """An engine's options (`Engine.options`) with their label, help and choice labels in
+    `language` (default: the active one), as its catalog names them (names of kind
+    "option"); copies, the engine's own list is left as it is."""
+    words = _catalog_words(engine_slug, "option", language) or (lambda english: english)
+    translated = []
+    for option in options:
+        shown = {**option, "label": words(option["label"])}
+        if option.get("help"):
+            shown["help"] = words(option["help"])
+        if "choice_labels" in option:
+            shown["choice_labels"] = {value: words(label)
+                                      for value, label in option["choice_labels"].items()}
+        translated.append(shown)
+    return translated
+
+
+def engine_described(engine, *, language: str | None = None) -> dict[str, Any]:
+    """`Engine.describe_engine()` in `language` (default: the active one): the game's name
+    as the published editions print it and its options' words translated; the same keys."""
+    language = language or translation.get_language() or "en"
+    with translation.override(language):
+        name = engine_name(engine.slug)
+    return {**engine.describe_engine(), "name": name,
+            "options": options_in(engine.slug, engine.options, language=language)}
 
 
 def message_text(engine_slug: str, message: dict[str, Any], *, language: str | None = None,

@@ -8,8 +8,10 @@ from dataclasses import dataclass, field
 
 from django.db.models import QuerySet
 
-from games.models import Game, GameStatus, Seat
+from games.models import Game, GameStatus, RatingApplication, Seat
 from games.presentation import titles
+from games.presentation.rating_chart import RatingPoint
+from games.presentation.texts import breakdown_in_order
 from games.selectors.lists import game_list
 from games.services import ratings, reliability
 
@@ -49,6 +51,26 @@ def engine_records(user) -> list[EngineRecord]:
         records.setdefault(shown.engine, EngineRecord(shown.engine, engine_name(shown.engine)))
         records[shown.engine].rating = shown
     return sorted(records.values(), key=lambda r: r.name)
+
+
+def rating_history(user) -> dict[str, list[RatingPoint]]:
+    """Per engine, the player's rating after each rated game, oldest first, starting from the
+    rating they had before their first one (a newcomer's 0.0): what the profile's charts draw.
+    Read from each game's one `RatingApplication`, so it always ends at the rating shown."""
+    history: dict[str, list[RatingPoint]] = {}
+    applications = (RatingApplication.objects
+                    .filter(game__seats__user=user, skipped="")
+                    .values_list("game__engine", "applied_at", "changes")
+                    .order_by("applied_at", "id"))
+    for engine, applied_at, changes in applications.iterator():
+        change = next((c for c in changes if c.get("user_id") == user.pk), None)
+        if change is None:
+            continue
+        points = history.setdefault(engine, [])
+        if not points:
+            points.append(RatingPoint(applied_at, change["before"]))
+        points.append(RatingPoint(applied_at, change["after"]))
+    return history
 
 
 @dataclass
@@ -123,7 +145,8 @@ def result_rows(game: Game) -> list[ResultRow]:
     application = getattr(game, "rating_application", None)
     changes = {change["seat"]: change for change in (application.changes if application else [])}
     rows = [ResultRow(seat=seats[number], score=game.result["scores"][number],
-                      breakdown=game.result["breakdown"][number],
+                      breakdown=breakdown_in_order(game.engine,
+                                                   game.result["breakdown"][number]),
                       winner=number in game.result["winners"], rank=ranks[number],
                       rating_change=changes.get(number))
             for number in numbers]

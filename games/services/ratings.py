@@ -72,6 +72,27 @@ def leaderboard(engine: str) -> QuerySet[Rating]:
             .order_by("-established", "-ordinal", "user__username"))
 
 
+def rated_seats(seats) -> list:
+    """The seats a finished game rates: those with a player (a seat a bot took over after
+    timeouts is still its player's); bots' own seats are left out."""
+    return [seat for seat in seats if seat.user_id is not None and seat.number is not None]
+
+
+def will_be_rated(game: Game, seats=None) -> bool:
+    """Whether the game changes ratings when it finishes: a rated game with two players or
+    more; an open game counts its empty seats, which players may still take. A game against
+    bots alone is never rated, whatever its creator ticked."""
+    if not game.rated or game.status == GameStatus.ABORTED:
+        return False
+    seats = list(game.seats.all() if seats is None else seats)
+    if game.status == GameStatus.OPEN:  # (seats are numbered when the game starts)
+        players = sum(1 for seat in seats if seat.user_id is not None)
+        players += max(game.num_players - len(seats), 0)
+    else:
+        players = len(rated_seats(seats))
+    return players >= 2
+
+
 def finishing_ranks(result: dict, seat_numbers: list[int]) -> list[int]:
     """The rank (1 = best) of each listed seat: the engine's winners (one or several: a shared
     win) share rank 1; the others follow by score, equal scores sharing a rank."""
@@ -101,8 +122,7 @@ def _ratings_apply(game_id: int) -> bool:
     if not game.rated:
         RatingApplication.objects.create(game=game, skipped="unrated game")
         return False
-    seats = [seat for seat in game.seats.order_by("number")
-             if seat.user_id is not None and seat.number is not None]
+    seats = rated_seats(game.seats.order_by("number"))
     if len(seats) < 2:
         RatingApplication.objects.create(game=game, skipped="fewer than two rated players")
         return False

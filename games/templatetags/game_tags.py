@@ -6,7 +6,7 @@ from django import template
 from django.utils.translation import gettext, ngettext
 
 from games.presentation.names import with_names
-from games.presentation.texts import component_name
+from games.presentation.texts import category_label, component_name
 from games.presentation.titles import engine_name as engine_display_name
 
 register = template.Library()
@@ -31,6 +31,13 @@ def duration_words(value: timedelta) -> str:
 def engine_name(slug: str) -> str:
     """The engine's name in the reader's language ("Stone Age", "عصر حجر", "石器时代")."""
     return engine_display_name(slug)
+
+
+@register.filter
+def score_category(category: str, engine_slug: str) -> str:
+    """{{ category|score_category:game.engine }}: a score breakdown's row in the reader's
+    language."""
+    return category_label(engine_slug, category)
 
 
 @register.filter

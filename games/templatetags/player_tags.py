@@ -7,8 +7,15 @@ from django import template
 
 from games.models import GameStatus, InvitationStatus
 from games.services import invitations as invites
+from games.services import ratings
 
 register = template.Library()
+
+
+@register.filter
+def will_be_rated(game) -> bool:
+    """{% if game|will_be_rated %}: "Rated" only on a game that will change ratings."""
+    return ratings.will_be_rated(game)
 
 
 @register.inclusion_tag("players/_game_panel.html", takes_context=True)
@@ -25,6 +32,7 @@ def game_players_panel(context, game):
         "csrf_token": context.get("csrf_token"),
         "game": game,
         "seats": seats,
+        "rated": ratings.will_be_rated(game, seats),
         "invitation": invitation,
         "invite_url": invites.invite_url(game) if seated and game.status == GameStatus.OPEN
         else None,

@@ -10,6 +10,7 @@ from django.utils.translation import gettext_lazy as _
 
 from accounts.templatetags.language_tags import localized_digits
 from games.engines.registry import all_engines
+from games.presentation.texts import options_in
 from games.presentation.titles import engine_name
 
 TIME_PER_MOVE_CHOICES = [
@@ -48,7 +49,10 @@ class GameCreateForm(forms.Form):
         help_text=_("Untick for a private game: only invited players and holders of its invite "
                   "link can see and join it."))
     name = forms.CharField(label=_("Game name (optional)"), max_length=80, required=False)
-    rated = forms.BooleanField(label=_("Rated"), required=False, initial=True)
+    rated = forms.BooleanField(
+        label=_("Rated"), required=False, initial=True,
+        help_text=_("Changes the ratings of its players when it ends, if two or more of them "
+                    "are people: a game against bots alone is never rated."))
     start_when_full = forms.BooleanField(
         label=_("Start by itself when every seat is taken"), required=False, initial=False)
     min_reliability = forms.IntegerField(
@@ -69,7 +73,7 @@ class GameCreateForm(forms.Form):
         self.option_groups = []
         for engine in engines:
             names = []
-            for option in engine.options:
+            for option in options_in(engine.slug, engine.options):
                 name = option_field_name(engine.slug, option["name"])
                 self.fields[name] = self._option_field(option)
                 names.append(name)
@@ -89,7 +93,8 @@ class GameCreateForm(forms.Form):
             )
         return forms.TypedChoiceField(
             label=label, help_text=help_text, required=False, initial=option["default"],
-            choices=[(choice, str(choice).replace("_", " ").capitalize())
+            choices=[(choice, option.get("choice_labels", {}).get(
+                choice, str(choice).replace("_", " ").capitalize()))
                      for choice in option["choices"]],
             coerce=lambda value, choices=option["choices"]: next(
                 (choice for choice in choices if str(choice) == str(value)), value

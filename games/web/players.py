@@ -18,11 +18,14 @@ from games import selectors, services
 from games.engines.registry import UnknownEngine, all_engines, get_engine
 from games.exceptions import GameError
 from games.models import GameStatus
+from games.presentation.rating_chart import rating_chart
 from games.selectors import profiles
 from games.services import invitations as invites
 from games.services import ratings
 
 GAMES_PER_PAGE = 20
+#: The leading players each game's card shows on the page of all leaderboards.
+LEADERS_SHOWN = 3
 
 
 def _engine_filter(request) -> str | None:
@@ -33,6 +36,8 @@ def _engine_filter(request) -> str | None:
 
 
 def _finished_page(request, games):
+    # Each card reads its game's seats twice (standings, whether it was rated): one query.
+    games = games.prefetch_related("seats__user")
     page = Paginator(games, GAMES_PER_PAGE).get_page(request.GET.get("page"))
     return page, [(game, profiles.result_rows(game)) for game in page.object_list]
 
@@ -52,7 +57,27 @@ def user_profile(request, username):
         "engine": engine,
         "engines": all_engines(),
         "provisional_games": ratings.PROVISIONAL_GAMES,
+        "rating_charts": _rating_charts(player),
     })
+
+
+def _rating_charts(player) -> list[dict]:
+    """One chart per game the player has a rating history at: its caption and its SVG."""
+    charts = []
+    for slug, points in sorted(profiles.rating_history(player).items()):
+        caption = gettext("%(game)s: rating after each rated game") % {
+            "game": profiles.engine_name(slug)}
+        charts.append({"caption": caption, "svg": rating_chart(points, title=caption)})
+    return charts
+
+
+def leaderboards(request):
+    """Every game's leaderboard: its top players and how many are rated, one card per engine."""
+    boards = [{"engine": engine, "top": list(ratings.leaderboard(engine.slug)[:LEADERS_SHOWN]),
+               "rated_players": ratings.leaderboard(engine.slug).count()}
+              for engine in all_engines()]
+    return render(request, "players/leaderboards.html", {
+        "boards": boards, "provisional_games": ratings.PROVISIONAL_GAMES})
 
 
 def leaderboard(request, engine):

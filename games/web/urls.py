@@ -31,5 +31,6 @@ urlpatterns = [
     path("games/<int:game_id>/rematch/", player_views.game_rematch, name="rematch"),
     path("invite/<str:token>/", player_views.invite_link, name="invite_link"),
     path("users/<str:username>/", player_views.user_profile, name="user_profile"),
+    path("leaderboard/", player_views.leaderboards, name="leaderboards"),
     path("leaderboard/<slug:engine>/", player_views.leaderboard, name="leaderboard"),
 ]

@@ -29,9 +29,9 @@ from games.presentation.texts import (
     entry_text,
     message_text,
     reader_language,
-    render_text,
     view_texts,
 )
+from games.selectors import profiles
 from games.services import undo
 from games.web import autoplay as autoplay_views
 from games.web.forms import GameCreateForm
@@ -191,7 +191,7 @@ def _game_page(request, game_id):
         "history": history,
         "perspective": perspective,
         "seat_names": names,
-        "result_rows": _result_rows(game),
+        "result_rows": profiles.result_rows(game),
         "can_undo": at is None and game.status == GameStatus.ACTIVE and seat is not None
         and not seat.is_bot and undo.can_undo(engine, game, viewer_seat),
         "is_creator": request.user.is_authenticated and game.created_by_id == request.user.pk,
@@ -284,23 +284,6 @@ def game_version(request, game_id):
     if not allow_spectators and request.user.pk not in seated:
         _visible_game(request, game_id)
     return JsonResponse({"version": version, "status": status, "seats": len(seated)})
-
-
-def _result_rows(game) -> list[dict]:
-    if not game.result:
-        return []
-    seats = {seat.number: seat for seat in game.seats.all()}
-    engine = get_engine(game.engine)
-    return [
-        {
-            "seat": seats.get(number),
-            "score": score,
-            "breakdown": {render_text(game.engine, engine.category_text(category)): points
-                          for category, points in game.result["breakdown"][number].items()},
-            "winner": number in game.result["winners"],
-        }
-        for number, score in enumerate(game.result["scores"])
-    ]
 
 
 def _lobby_action(request, game_id, change, success):

@@ -48,6 +48,12 @@ def feed_url(feed: CalendarFeed) -> str:
     return absolute(reverse("notifications:calendar-feed", args=[feed.token]))
 
 
+def subscribe_url(feed: CalendarFeed) -> str:
+    """The feed as a `webcal://` address: a tap on it opens the phone's calendar app, which
+    subscribes (and keeps refreshing) instead of importing the events once."""
+    return "webcal://" + feed_url(feed).split("://", 1)[1]
+
+
 def _awaiting_seats(user):
     from games.models import GameStatus, Seat
 

@@ -78,3 +78,20 @@ def test_revoking_replaces_the_address_and_unknown_addresses_are_not_found():
     assert Client().get(old).status_code == 404
     assert Client().get(new).status_code == 200
     assert Client().get("/notifications/calendar/not-a-token.ics").status_code == 404
+
+
+def test_the_page_offers_a_webcal_subscription_a_copy_button_and_a_secondary_replace():
+    user = UserFactory()
+    client = Client()
+    client.force_login(user)
+    client.post("/notifications/calendar/")
+    page = client.get("/notifications/live/").content.decode()
+    feed = calendar.feed_url(calendar.feed_for(user))
+    webcal = "webcal://" + feed.split("://", 1)[1]
+    assert f'href="{webcal}"' in page
+    assert f'value="{feed}"' in page and 'data-copy="#calendar-url"' in page
+    section = page[page.index('id="calendar"'):page.index('id="push-section"')]
+    replace = section[section.index('class="calendar-replace"'):]
+    assert '<button type="submit" class="secondary">' in replace
+    # The one primary action is subscribing.
+    assert section.count('class="button"') == 1

@@ -804,3 +804,29 @@ WONDERS = {'rhodes': {'name': 'The Colossus of Rhodes',
                           {'cost': {'stone': 3}, 'effect': {'points': 5}},
                           {'cost': {'clay': 3}, 'effect': {'points': 5}},
                           {'cost': {'stone': 4, 'papyrus': 1}, 'effect': {'points': 7}}]}}}
+# fmt: on
+
+#: The game's options (Engine.options): each choice has its label, and the engine's text catalog
+#: names every label, help and choice label (texts.OPTION_WORDS) so that they are translated.
+OPTIONS = [
+    {
+        "name": "wonders",
+        "kind": "choice",
+        "default": "random",
+        "choices": ["random", "chosen"],
+        "choice_labels": {"random": "Dealt at random", "chosen": "Chosen in seat order"},
+        "label": "Wonder boards",
+        "help": "Dealt at random, or chosen by the players one after another in seat order.",
+    },
+    {
+        "name": "sides",
+        "kind": "choice",
+        "default": "A",
+        "choices": ["A", "B", "random", "chosen"],
+        "choice_labels": {"A": "Side A for everyone", "B": "Side B for everyone",
+                          "random": "Random for each player", "chosen": "Chosen by each player"},
+        "label": "Board side",
+        "help": "Side A for everyone (recommended for first games), B for everyone, "
+        "random per player, or chosen by each player.",
+    },
+]

@@ -21,7 +21,7 @@ from ..base import (
 from ..fastcopy import deep_copy
 from ..texts import text
 from . import bot, texts, view
-from .data import CARDS, WONDERS
+from .data import CARDS, OPTIONS, WONDERS
 from .free_city import (
     CITIES,
     FREE_CITY,
@@ -70,25 +70,7 @@ class SevenWondersEngine(Engine):
     max_players = 7
     rules_version = 1
     simultaneous = True
-    options = [
-        {
-            "name": "wonders",
-            "kind": "choice",
-            "default": "random",
-            "choices": ["random", "chosen"],
-            "label": "Wonder boards",
-            "help": "Dealt at random, or chosen by the players one after another in seat order.",
-        },
-        {
-            "name": "sides",
-            "kind": "choice",
-            "default": "A",
-            "choices": ["A", "B", "random", "chosen"],
-            "label": "Board side",
-            "help": "Side A for everyone (recommended for first games), B for everyone, "
-            "random per player, or chosen by each player.",
-        },
-    ]
+    options = OPTIONS
     #: No standing orders: every pick is a real choice of a card from a changing hand; the
     #: conditional-move queue covers a player who knows their next pick in advance.
     standing_orders: list[dict[str, Any]] = []

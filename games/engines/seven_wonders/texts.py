@@ -7,9 +7,9 @@ from __future__ import annotations
 from typing import Any
 
 from games.engines.base import IllegalAction
-from games.engines.texts import Catalog, Text, render, text
+from games.engines.texts import Catalog, Text, option_words, render, text
 
-from .data import CARDS, WONDERS
+from .data import CARDS, OPTIONS, WONDERS
 from .free_city import FREE_CITY, is_free_city, is_two_player
 from .rules import AGE_NAMES, CARD_NAME, COLORS, RESOURCES, city_names, left_of, right_of
 from .scoring import CATEGORIES
@@ -142,6 +142,10 @@ CATEGORY_NAMES = {
     "science": "Science", "commercial": "Commercial", "guilds": "Guilds",
 }
 
+#: The options' words (data.OPTIONS), read by context "seven_wonders.option" where the new-game
+#: form and GET /api/v1/engines/ show them (games.presentation.texts.engine_described).
+OPTION_WORDS = option_words(OPTIONS)
+
 #: Where a card may be counted or bought: the neighbours and the city itself.
 DIRECTIONS = ("left", "self", "right")
 SCIENCE_SYMBOLS = ("compass", "gear", "tablet")
@@ -166,6 +170,7 @@ CATALOG = Catalog(
         "direction": {direction: direction for direction in DIRECTIONS},
         "color": {color: color for color in COLORS},
         "science": {symbol: symbol for symbol in SCIENCE_SYMBOLS},
+        "option": OPTION_WORDS,
     },
     separators={"parts": " and ", "bought": ", ", "picks": "; ", "items": ", ",
                 "resources": ", ", "choice": "/", "goods": "/", "directions": " and ",

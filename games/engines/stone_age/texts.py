@@ -39,12 +39,13 @@ MESSAGES: dict[str, Any] = {
     "sa.building_unpaid": "{seat} cannot pay for the building ({building}); it stays.",
     "sa.gets": "{seat} gets {amount} {good} ({total}).",
     "sa.gets_with_tools": "{seat} gets {amount} {good} ({total} + {bonus} from tools = {sum}).",
-    "sa.die_resource": "{seat} takes the {face}: 1 {good}.",
-    "sa.die_tool": "{seat} takes the {face}: a tool.",
-    "sa.die_tool_full": "{seat} takes the {face}: a tool (but tools are already 4/4/4).",
-    "sa.die_food_track": "{seat} takes the {face}: +1 food track.",
-    "sa.die_food_track_full": ("{seat} takes the {face}: +1 food track (but the food track is "
-                               "already at 10)."),
+    "sa.die_resource": "{seat} takes 1 {good} (the die showing {face}).",
+    "sa.die_tool": "{seat} takes a tool (the die showing {face}).",
+    "sa.die_tool_full": ("{seat} takes a tool (the die showing {face}), but tools are already "
+                         "4/4/4."),
+    "sa.die_food_track": "{seat} takes +1 food track (the die showing {face}).",
+    "sa.die_food_track_full": ("{seat} takes +1 food track (the die showing {face}), but the food "
+                               "track is already at 10."),
     "sa.pays_for_card": "{seat} pays {pay} for {card}.",
     "sa.takes": "{seat} takes {amount} {good}.",
     "sa.scores": "{seat} scores {amount} points.",

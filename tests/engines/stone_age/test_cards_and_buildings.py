@@ -143,6 +143,19 @@ def test_dice_for_all_buyer_picks_first_and_tools_never_apply():
         resources(wood=1), resources(clay=1), resources(stone=1), resources(gold=1)]
 
 
+def test_dice_for_all_choices_say_what_each_die_gives_before_its_face():
+    state = buy("civ_05", have=resources(clay=1))
+    rig_dice(state, [1, 2, 5, 6])
+    state = apply(state, 0, {"type": "buy_card", "pay": resources(clay=1)})
+    described = {action["face"]: engine.describe(state, 0, action)
+                 for action in engine.legal_actions(state, 0)}
+    # Not "takes the 1: 1 wood": the good first, the die it comes from after it.
+    assert described == {1: "Seat 0 takes 1 wood (the die showing 1).",
+                         2: "Seat 0 takes 1 clay (the die showing 2).",
+                         5: "Seat 0 takes a tool (the die showing 5).",
+                         6: "Seat 0 takes +1 food track (the die showing 6)."}
+
+
 def test_dice_for_all_all_alike_is_handed_out():
     state = buy("civ_03", num_players=3)
     rig_dice(state, [6, 6, 6])
