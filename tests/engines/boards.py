@@ -21,7 +21,7 @@ def render_board(slug: str, view: dict[str, Any], *, seat: int | None = None,
     # Rendering localises numbers, which needs the app registry: pytest-django sets it up in
     # the full suite; a bare engine run sets it up here.
     if not settings.configured:
-        settings.configure()
+        settings.configure(STATIC_URL="/static/")
     if not apps.ready:
         django.setup()
     from django.template import Context, Engine
@@ -31,6 +31,8 @@ def render_board(slug: str, view: dict[str, Any], *, seat: int | None = None,
     engine = Engine(dirs=TEMPLATE_DIRS,
                     libraries={"game_tags": "games.templatetags.game_tags",
                                "i18n": "django.templatetags.i18n",
+                               "static": "django.templatetags.static",
+                               "drawing_tags": "games.templatetags.drawing_tags",
                                "language_tags": "accounts.templatetags.language_tags"})
     template = engine.get_template(f"games/boards/{slug}.html")
     # As the game page does: the view's texts read in the active language, players named.

@@ -1,0 +1,110 @@
+"""The board pictures: icons of static/games/icons.svg (`<use href="…#id">`, the sprite cached
+by the browser) and the drawings of games.presentation.drawing, each with its text alternative."""
+
+from __future__ import annotations
+
+from functools import cache
+
+from django import template
+from django.templatetags.static import static
+from django.utils.html import format_html, format_html_join
+
+from accounts.templatetags.language_tags import localized_digits
+from games.presentation import drawing
+from games.presentation.texts import component_name
+
+register = template.Library()
+
+
+@cache
+def _sprite() -> str:
+    return static("games/icons.svg")
+
+
+def _svg(symbol: str, classes: str = "") -> str:
+    return format_html('<svg class="i{}" aria-hidden="true" focusable="false">'
+                       '<use href="{}#{}"></use></svg>', classes, _sprite(), symbol)
+
+
+def _piece(piece: dict) -> str:
+    classes = f" c-{piece['colour']}" if piece.get("colour") else ""
+    joiner = piece.get("joiner", "")
+    if joiner:
+        joiner = format_html('<i class="j{}">{}</i>', " arrow" if joiner == "→" else "", joiner)
+    count = piece.get("n")
+    if count is None:
+        return format_html("{}{}", joiner, _svg(piece["symbol"], classes))
+    return format_html('{}<span class="q">{}<b>{}</b></span>', joiner,
+                       _svg(piece["symbol"], classes), localized_digits(count))
+
+
+def _labelled(inner: str, label: str, classes: str) -> str:
+    """A picture with its text alternative; without one it is hidden from assistive
+    technology (the words beside it say the same)."""
+    if label:
+        return format_html('<span class="{}" role="img" aria-label="{}">{}</span>',
+                           classes, label, inner)
+    return format_html('<span class="{}" aria-hidden="true">{}</span>', classes, inner)
+
+
+@register.simple_tag
+def icon(symbol: str, label: str = "", count=None, seat=None) -> str:
+    """One icon ({% icon "wood" label n %}); `seat` paints a figure in that seat's colour."""
+    classes = f" fig seat-c{seat}" if seat is not None else ""
+    inner = _piece({"symbol": symbol, "n": count}) if seat is None else format_html(
+        "{}{}", _svg(symbol, classes),
+        format_html("<b>{}</b>", localized_digits(count)) if count is not None else "")
+    return _labelled(inner, label, "pic")
+
+
+@register.simple_tag
+def pieces(drawn: list, label: str = "") -> str:
+    """A drawing (a list of pieces) labelled with the engine's sentence for it."""
+    if not drawn:
+        return ""
+    return _labelled(format_html_join("", "{}", ((_piece(piece),) for piece in drawn)),
+                     label, "pic")
+
+
+@register.simple_tag
+def figures(symbol: str, seat: int, count: int, label: str = "", owner: str = "") -> str:
+    """`count` figures (people, dwarfs) in the seat's colour, named "owner: label"; more than
+    three are one figure and a count."""
+    count = int(count or 0)
+    if owner:
+        label = f"{owner}: {label}"
+    if count > 3:
+        inner = format_html("{}<b>{}</b>", _svg(symbol, f" fig seat-c{seat}"),
+                            localized_digits(f"×{count}"))
+    else:
+        inner = format_html_join("", "{}", ((_svg(symbol, f" fig seat-c{seat}"),)
+                                            for _ in range(count)))
+    return _labelled(inner, label, "pic figs")
+
+
+@register.filter
+def seven_wonders_card(card_id: str) -> dict:
+    """The card's drawing, the cards it chains to named in the reader's language."""
+    drawn = drawing.seven_wonders_card(card_id)
+    return {**drawn, "chains_to": [component_name("seven_wonders", "card", other)
+                                   for other in drawn["chains_to"]]}
+
+
+@register.simple_tag
+def seven_wonders_stage(wonder_id: str, side: str, number: int) -> dict:
+    return drawing.seven_wonders_stage(wonder_id, side, number)
+
+
+@register.filter
+def stone_age_card(card_id: str) -> dict:
+    return drawing.stone_age_card(card_id)
+
+
+@register.filter
+def stone_age_building(building_id: str) -> list:
+    return drawing.stone_age_building(building_id)
+
+
+@register.filter
+def stone_age_place(location_id: str) -> str:
+    return drawing.STONE_AGE_PLACES.get(location_id, "")
