@@ -168,3 +168,15 @@ def stone_age_building(building_id: str) -> list[Piece]:
     if cost["type"] == "count_kinds":
         return [{"symbol": "any", "n": cost["count"]}]
     return [{"symbol": "any", "n": f"{cost['min']}–{cost['max']}"}]
+
+
+# ----- Caverna ----------------------------------------------------------------------------------
+
+#: Caverna's goods whose picture is another's: its gold is coins.
+CAVERNA_SYMBOLS = {"gold": "coin", "donkey_pair": "donkey"}
+
+
+def caverna_pieces(amounts: dict[str, int] | None) -> list[Piece]:
+    """Goods or animals by id with their counts, drawn."""
+    return [{"symbol": CAVERNA_SYMBOLS.get(good, good), "n": n}
+            for good, n in (amounts or {}).items() if n]

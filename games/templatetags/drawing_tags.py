@@ -10,8 +10,9 @@ from django.templatetags.static import static
 from django.utils.html import format_html, format_html_join
 
 from accounts.templatetags.language_tags import localized_digits
+from games.engines.texts import text
 from games.presentation import drawing
-from games.presentation.texts import component_name
+from games.presentation.texts import component_name, render_text
 
 register = template.Library()
 
@@ -108,3 +109,16 @@ def stone_age_building(building_id: str) -> list:
 @register.filter
 def stone_age_place(location_id: str) -> str:
     return drawing.STONE_AGE_PLACES.get(location_id, "")
+
+
+@register.filter
+def caverna_pieces(amounts: dict) -> list:
+    return drawing.caverna_pieces(amounts)
+
+
+@register.filter
+def caverna_amounts(amounts: dict) -> list[dict]:
+    """Caverna goods or animals by id with their counts, each its symbol and words ("2 sheep")."""
+    return [{"symbol": drawing.CAVERNA_SYMBOLS.get(good, good), "n": n,
+             "text": render_text("caverna", text("cv.amount", n=n, good=good))}
+            for good, n in (amounts or {}).items() if n]

@@ -15,8 +15,8 @@ from allauth.account.models import EmailAddress
 
 from games.engines.registry import get_engine
 from games.models import Game
-from tests.e2e.test_board_play import SMALL, axe_problems, signed_in_page
 from tests.e2e.test_board_play import PHONE as LARGE
+from tests.e2e.test_board_play import SMALL, axe_problems, signed_in_page
 from tests.e2e.test_browser import ARTIFACTS, browser  # noqa: F401
 from tests.factories import started_game
 
