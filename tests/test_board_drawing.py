@@ -17,7 +17,7 @@ from games.engines.seven_wonders.engine import engine as seven_wonders_engine
 from games.engines.stone_age import data as stone_age
 from games.engines.stone_age.engine import engine as stone_age_engine
 from games.presentation import drawing
-from tests.engines.boards import render_board
+from tests.engines.boards import played_until, render_board
 
 SPRITE = Path(__file__).resolve().parents[1] / "static" / "games" / "icons.svg"
 
@@ -95,13 +95,9 @@ class Pictures(HTMLParser):
 @pytest.mark.parametrize(("engine", "players", "steps"), [
     (seven_wonders_engine, 3, 30), (stone_age_engine, 3, 40), (caverna_engine, 3, 60)])
 def test_every_picture_on_a_board_is_named_or_hidden_beside_words(engine, players, steps):
-    state = engine.new_game(players, f"drawing-{engine.slug}")
-    for _ in range(steps):
-        if engine.ready_to_resolve(state):
-            state = engine.resolve(state)
-            continue
-        seat = engine.active_seats(state)[0]
-        state = engine.apply(state, seat, engine.bot_action(state, seat))
+    moves = iter(range(steps))
+    state = played_until(engine, engine.new_game(players, f"drawing-{engine.slug}"),
+                         lambda state: next(moves, None) is None)
     for viewer in (0, None):
         html = render_board(engine.slug, engine.view(state, viewer), seat=viewer)
         pictures = Pictures()
@@ -110,3 +106,15 @@ def test_every_picture_on_a_board_is_named_or_hidden_beside_words(engine, player
         assert pictures.unnamed == [], pictures.unnamed[:3]
         # Icons themselves are never announced: their picture or the words beside them are.
         assert not re.search(r'<svg class="i[^"]*"(?![^>]*aria-hidden="true")', html)
+
+
+def test_players_colours_are_the_seat_colours_everywhere():
+    from games.presentation.board import SEAT_COLOURS
+
+    css = (SPRITE.parents[0] / "board.css").read_text()
+    found = dict(re.findall(r"\.seat-c(\d) \{ --seat: (#[0-9a-f]{6}); \}", css))
+    assert [found[str(seat)] for seat in range(len(SEAT_COLOURS))] == list(SEAT_COLOURS)
+    # The boards paint players only through those classes, never colours of their own.
+    boards = Path(__file__).resolve().parents[1] / "templates" / "games" / "boards"
+    for template in boards.glob("*.html"):
+        assert not re.search(r"(sa|cv)-seat-|<style", template.read_text()), template.name

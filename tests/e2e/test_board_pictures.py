@@ -18,6 +18,7 @@ from games.models import Game
 from tests.e2e.test_board_play import PHONE as LARGE
 from tests.e2e.test_board_play import SMALL, axe_problems, signed_in_page
 from tests.e2e.test_browser import ARTIFACTS, browser  # noqa: F401
+from tests.engines.boards import played_until
 from tests.factories import started_game
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.django_db(transaction=True)]
@@ -42,18 +43,12 @@ def _mid_game(slug: str, players: int) -> tuple[Game, list]:
             return state["round"] >= 4 and placed >= 3 and 0 in engine.active_seats(state)
         return state["round"] >= 5 and state["phase"] == "work" and bool(state["built"])
 
-    for _ in range(3000):
-        if far_enough(state):
-            break
-        if engine.ready_to_resolve(state):
-            state = engine.resolve(state)
-            continue
-        seat = engine.active_seats(state)[0]
-        legal = engine.legal_actions(state, seat)
+    def furnishing(state, seat, legal):
         # Caverna's bot seldom furnishes: a furnishing now and then fills the caves.
         furnish = [a for a in legal if a.get("type") == "furnish"] if slug == "caverna" else []
-        state = engine.apply(state, seat, chooser.choice(furnish) if furnish
-                             else engine.bot_action(state, seat))
+        return chooser.choice(furnish) if furnish else None
+
+    state = played_until(engine, state, far_enough, choose=furnishing)
     Game.objects.filter(pk=game.pk).update(state=state)
     for user in users:
         EmailAddress.objects.get_or_create(user=user, email=user.email,

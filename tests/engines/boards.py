@@ -40,3 +40,18 @@ def render_board(slug: str, view: dict[str, Any], *, seat: int | None = None,
     return template.render(Context({"view": view, "seat": seat, "game": None,
                                     "legal_actions": list(legal_actions),
                                     "seat_names": PLAYER_NAMES}))
+
+
+def played_until(engine, state: dict, done, *, choose=None, limit: int = 3000) -> dict:
+    """`state` moved on by the bots (or `choose(state, seat, legal)` where it answers an
+    action) and the system steps until `done(state)`, or `limit` steps: a board some way in."""
+    for _ in range(limit):
+        if done(state) or engine.is_over(state):
+            break
+        if engine.ready_to_resolve(state):
+            state = engine.resolve(state)
+            continue
+        seat = engine.active_seats(state)[0]
+        action = choose(state, seat, engine.legal_actions(state, seat)) if choose else None
+        state = engine.apply(state, seat, action or engine.bot_action(state, seat))
+    return state
