@@ -3,8 +3,9 @@ static/games/icons.svg), read from the engines' public component data by id, nev
 
 A drawing is a list of pieces, each {"symbol": id} with an optional count "n", a card
 "colour" (the card symbol is painted in it) or a "joiner" drawn before it ("/" between
-alternatives, "+" before a further item). Words stay with the page: the template labels each
-drawing with the engine's own sentence for it, so the pictures need no texts of their own.
+alternatives, "+" before a further item, "→" from a cause to what it gives). Words stay with
+the page: the template labels each drawing with the engine's own sentence for it, so the
+pictures need no texts of their own.
 """
 
 from __future__ import annotations

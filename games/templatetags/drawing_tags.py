@@ -27,8 +27,9 @@ def _svg(symbol: str, classes: str = "") -> str:
                        '<use href="{}#{}"></use></svg>', classes, _sprite(), symbol)
 
 
-def _piece(piece: dict) -> str:
-    classes = f" c-{piece['colour']}" if piece.get("colour") else ""
+def _piece(piece: dict, classes: str = "") -> str:
+    if piece.get("colour"):
+        classes += f" c-{piece['colour']}"
     joiner = piece.get("joiner", "")
     if joiner:
         joiner = format_html('<i class="j{}">{}</i>', " arrow" if joiner == "→" else "", joiner)
@@ -52,10 +53,7 @@ def _labelled(inner: str, label: str, classes: str) -> str:
 def icon(symbol: str, label: str = "", count=None, seat=None) -> str:
     """One icon ({% icon "wood" label n %}); `seat` paints a figure in that seat's colour."""
     classes = f" fig seat-c{seat}" if seat is not None else ""
-    inner = _piece({"symbol": symbol, "n": count}) if seat is None else format_html(
-        "{}{}", _svg(symbol, classes),
-        format_html("<b>{}</b>", localized_digits(count)) if count is not None else "")
-    return _labelled(inner, label, "pic")
+    return _labelled(_piece({"symbol": symbol, "n": count}, classes), label, "pic")
 
 
 @register.simple_tag
@@ -122,3 +120,9 @@ def caverna_amounts(amounts: dict) -> list[dict]:
     return [{"symbol": drawing.CAVERNA_SYMBOLS.get(good, good), "n": n,
              "text": render_text("caverna", text("cv.amount", n=n, good=good))}
             for good, n in (amounts or {}).items() if n]
+
+
+@register.filter
+def caverna_at_home(dwarfs: list) -> int:
+    """How many of a player's dwarfs are at home (on no action space): drawn in the cave."""
+    return sum(1 for dwarf in dwarfs or () if not dwarf.get("placed_on"))

@@ -126,6 +126,8 @@ def test_each_board_is_drawn_in_every_language_at_phone_sizes(slug, players, bro
             if size_name == "390x844":
                 report["axe"][language] = axe_problems(page)
                 report["weight"][language] = _weight(page)
+    problems += [f"{size_name}: {violation}" for size_name, page in pages.items()
+                 for violation in page.csp_violations]
     (shots / f"{slug}.json").write_text(json.dumps(report, indent=1))
     assert problems == [], problems[:10]
     assert all(found == [] for found in report["axe"].values()), report["axe"]
