@@ -118,3 +118,16 @@ def test_players_colours_are_the_seat_colours_everywhere():
     boards = Path(__file__).resolve().parents[1] / "templates" / "games" / "boards"
     for template in boards.glob("*.html"):
         assert not re.search(r"(sa|cv)-seat-|<style", template.read_text()), template.name
+
+
+def test_the_pictures_count_in_the_readers_digits():
+    """Rows of pieces are built once per process: each language keeps its own."""
+    from django.utils import translation
+
+    state = stone_age_engine.new_game(2, "drawing-digits")
+    view = stone_age_engine.view(state, 0)
+    with translation.override("fa"):
+        persian = render_board("stone_age", view, seat=0)
+    english = render_board("stone_age", view, seat=0)
+    assert '<span class="q">' in english and re.search(r'<b>۱۲</b>', persian)
+    assert re.search(r"<b>12</b>", english) and not re.search(r"<b>[۰-۹]+</b>", english)

@@ -3,11 +3,14 @@ by the browser) and the drawings of games.presentation.drawing, each with its te
 
 from __future__ import annotations
 
-from functools import cache
+from functools import cache, lru_cache
+from typing import Any
 
 from django import template
 from django.templatetags.static import static
+from django.utils import translation
 from django.utils.html import format_html, format_html_join
+from django.utils.safestring import mark_safe
 
 from accounts.templatetags.language_tags import localized_digits
 from games.engines.texts import text
@@ -27,17 +30,31 @@ def _svg(symbol: str, classes: str = "") -> str:
                        '<use href="{}#{}"></use></svg>', classes, _sprite(), symbol)
 
 
+#: A piece as its fields: (symbol, count, card colour, joiner).
+PieceKey = tuple[str, Any, str, str]
+
+
+def _key(piece: dict) -> PieceKey:
+    return piece["symbol"], piece.get("n"), piece.get("colour", ""), piece.get("joiner", "")
+
+
+@lru_cache(maxsize=4096)
+def _pieces_html(keys: tuple[PieceKey, ...], classes: str, language: str | None) -> str:
+    """The HTML of a row of pieces. A board draws the same few hundred pieces on every page
+    (in the reader's digits), so each row is built once per process, not once per request."""
+    html = []
+    for symbol, count, colour, joiner in keys:
+        if joiner:
+            html.append(format_html('<i class="j{}">{}</i>', " arrow" if joiner == "→" else "",
+                                    joiner))
+        svg = _svg(symbol, f"{classes} c-{colour}" if colour else classes)
+        html.append(svg if count is None else format_html(
+            '<span class="q">{}<b>{}</b></span>', svg, localized_digits(count)))
+    return mark_safe("".join(html))  # each part is built by format_html
+
+
 def _piece(piece: dict, classes: str = "") -> str:
-    if piece.get("colour"):
-        classes += f" c-{piece['colour']}"
-    joiner = piece.get("joiner", "")
-    if joiner:
-        joiner = format_html('<i class="j{}">{}</i>', " arrow" if joiner == "→" else "", joiner)
-    count = piece.get("n")
-    if count is None:
-        return format_html("{}{}", joiner, _svg(piece["symbol"], classes))
-    return format_html('{}<span class="q">{}<b>{}</b></span>', joiner,
-                       _svg(piece["symbol"], classes), localized_digits(count))
+    return _pieces_html((_key(piece),), classes, translation.get_language())
 
 
 def _labelled(inner: str, label: str, classes: str) -> str:
@@ -61,8 +78,8 @@ def pieces(drawn: list, label: str = "") -> str:
     """A drawing (a list of pieces) labelled with the engine's sentence for it."""
     if not drawn:
         return ""
-    return _labelled(format_html_join("", "{}", ((_piece(piece),) for piece in drawn)),
-                     label, "pic")
+    return _labelled(_pieces_html(tuple(_key(piece) for piece in drawn), "",
+                                  translation.get_language()), label, "pic")
 
 
 @register.simple_tag
