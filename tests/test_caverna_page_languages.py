@@ -40,6 +40,8 @@ def midgame():
 
 
 def _page_text(page: str) -> str:
+    # The board's icons name their sprite symbols by id (`<use href="…#sheep">`): no text.
+    page = re.sub(r'<use href="[^"]*"', "<use", page)
     return page.replace("&#x27;", "'").replace("&quot;", '"')
 
 

@@ -70,11 +70,15 @@ def test_cities_by_colour_neighbours_coins_shields_stages_and_tokens():
          stages=1, tokens=[1, -1])
     html = render(state, 0)
     assert "Your city" in html and "Left neighbour" in html and "Right neighbour" in html
-    for colour in ("red", "blue", "brown"):
-        assert f'class="card {colour}"' in html
+    for colour in ("red", "blue", "brown"):  # built cards coloured by type
+        assert f'class="built-card c-{colour}"' in html
     assert "7 coins" in html and "1 shield" in html
     assert "tokens: +1 -1" in html
-    assert '<li class="built">✔ 2 wood → 3 VP</li>' in html
+    # The first wonder stage is built: its cost and effect drawn, named in words.
+    built = html[html.index('<li class="stage built">'):]
+    built = built[:built.index("</li>")]
+    assert "✔" in built and 'aria-label="Cost: 2 wood"' in built and 'aria-label="3 VP"' in built
+    assert html.count('<li class="stage built">') == 1
 
 
 def test_spectator_sees_no_hand_and_no_pick():

@@ -1,0 +1,145 @@
+"""The board pictures: icons of static/games/icons.svg (`<use href="…#id">`, the sprite cached
+by the browser) and the drawings of games.presentation.drawing, each with its text alternative."""
+
+from __future__ import annotations
+
+from functools import cache, lru_cache
+from typing import Any
+
+from django import template
+from django.templatetags.static import static
+from django.utils import translation
+from django.utils.html import format_html, format_html_join
+from django.utils.safestring import mark_safe
+
+from accounts.templatetags.language_tags import localized_digits
+from games.engines.texts import text
+from games.presentation import drawing
+from games.presentation.texts import component_name, render_text
+
+register = template.Library()
+
+
+@cache
+def _sprite() -> str:
+    return static("games/icons.svg")
+
+
+def _svg(symbol: str, classes: str = "") -> str:
+    return format_html('<svg class="i{}" aria-hidden="true" focusable="false">'
+                       '<use href="{}#{}"></use></svg>', classes, _sprite(), symbol)
+
+
+#: A piece as its fields: (symbol, count, card colour, joiner).
+PieceKey = tuple[str, Any, str, str]
+
+
+def _key(piece: dict) -> PieceKey:
+    return piece["symbol"], piece.get("n"), piece.get("colour", ""), piece.get("joiner", "")
+
+
+@lru_cache(maxsize=4096)
+def _pieces_html(keys: tuple[PieceKey, ...], classes: str, language: str | None) -> str:
+    """The HTML of a row of pieces. A board draws the same few hundred pieces on every page
+    (in the reader's digits), so each row is built once per process, not once per request."""
+    html = []
+    for symbol, count, colour, joiner in keys:
+        if joiner:
+            html.append(format_html('<i class="j{}">{}</i>', " arrow" if joiner == "→" else "",
+                                    joiner))
+        svg = _svg(symbol, f"{classes} c-{colour}" if colour else classes)
+        html.append(svg if count is None else format_html(
+            '<span class="q">{}<b>{}</b></span>', svg, localized_digits(count)))
+    return mark_safe("".join(html))  # each part is built by format_html
+
+
+def _piece(piece: dict, classes: str = "") -> str:
+    return _pieces_html((_key(piece),), classes, translation.get_language())
+
+
+def _labelled(inner: str, label: str, classes: str) -> str:
+    """A picture with its text alternative; without one it is hidden from assistive
+    technology (the words beside it say the same)."""
+    if label:
+        return format_html('<span class="{}" role="img" aria-label="{}">{}</span>',
+                           classes, label, inner)
+    return format_html('<span class="{}" aria-hidden="true">{}</span>', classes, inner)
+
+
+@register.simple_tag
+def icon(symbol: str, label: str = "", count=None, seat=None) -> str:
+    """One icon ({% icon "wood" label n %}); `seat` paints a figure in that seat's colour."""
+    classes = f" fig seat-c{seat}" if seat is not None else ""
+    return _labelled(_piece({"symbol": symbol, "n": count}, classes), label, "pic")
+
+
+@register.simple_tag
+def pieces(drawn: list, label: str = "") -> str:
+    """A drawing (a list of pieces) labelled with the engine's sentence for it."""
+    if not drawn:
+        return ""
+    return _labelled(_pieces_html(tuple(_key(piece) for piece in drawn), "",
+                                  translation.get_language()), label, "pic")
+
+
+@register.simple_tag
+def figures(symbol: str, seat: int, count: int, label: str = "", owner: str = "") -> str:
+    """`count` figures (people, dwarfs) in the seat's colour, named "owner: label"; more than
+    three are one figure and a count."""
+    count = int(count or 0)
+    if owner:
+        label = f"{owner}: {label}"
+    if count > 3:
+        inner = format_html("{}<b>{}</b>", _svg(symbol, f" fig seat-c{seat}"),
+                            localized_digits(f"×{count}"))
+    else:
+        inner = format_html_join("", "{}", ((_svg(symbol, f" fig seat-c{seat}"),)
+                                            for _ in range(count)))
+    return _labelled(inner, label, "pic figs")
+
+
+@register.filter
+def seven_wonders_card(card_id: str) -> dict:
+    """The card's drawing, the cards it chains to named in the reader's language."""
+    drawn = drawing.seven_wonders_card(card_id)
+    return {**drawn, "chains_to": [component_name("seven_wonders", "card", other)
+                                   for other in drawn["chains_to"]]}
+
+
+@register.simple_tag
+def seven_wonders_stage(wonder_id: str, side: str, number: int) -> dict:
+    return drawing.seven_wonders_stage(wonder_id, side, number)
+
+
+@register.filter
+def stone_age_card(card_id: str) -> dict:
+    return drawing.stone_age_card(card_id)
+
+
+@register.filter
+def stone_age_building(building_id: str) -> list:
+    return drawing.stone_age_building(building_id)
+
+
+@register.filter
+def stone_age_place(location_id: str) -> str:
+    return drawing.STONE_AGE_PLACES.get(location_id, "")
+
+
+@register.filter
+def caverna_pieces(amounts: dict) -> list:
+    return drawing.caverna_pieces(amounts)
+
+
+@register.filter
+def caverna_amounts(amounts: dict) -> list[dict]:
+    """Caverna goods or animals by id with their counts, each its symbol and words ("2 sheep")."""
+    return [{"symbol": drawing.CAVERNA_SYMBOLS.get(good, good), "n": n,
+             "text": render_text("caverna", text("cv.amount", n=n, good=good))}
+            for good, n in (amounts or {}).items() if n]
+
+
+@register.filter
+def caverna_at_home(dwarfs: list) -> int:
+    """How many of a player's dwarfs are at home (on no action space): drawn in the cave."""
+    return sum(1 for dwarf in dwarfs or () if not dwarf.get("placed_on"))

@@ -1,0 +1,133 @@
+"""The boards' pictures: every component of every engine is drawn with symbols the sprite has,
+the sprite has no symbol nobody names, and every picture on a rendered board has a text
+alternative (a name of its own, or words beside it)."""
+
+from __future__ import annotations
+
+import re
+from html.parser import HTMLParser
+from pathlib import Path
+
+import pytest
+
+from games.engines.caverna import data as caverna
+from games.engines.caverna.engine import engine as caverna_engine
+from games.engines.seven_wonders import data as seven_wonders
+from games.engines.seven_wonders.engine import engine as seven_wonders_engine
+from games.engines.stone_age import data as stone_age
+from games.engines.stone_age.engine import engine as stone_age_engine
+from games.presentation import drawing
+from tests.engines.boards import played_until, render_board
+
+SPRITE = Path(__file__).resolve().parents[1] / "static" / "games" / "icons.svg"
+
+
+def symbols_of(pieces: list[dict]) -> set[str]:
+    return {piece["symbol"] for piece in pieces}
+
+
+def test_the_sprite_holds_exactly_the_symbols_the_drawings_name():
+    ids = re.findall(r'<symbol id="([^"]+)"', SPRITE.read_text())
+    assert len(ids) == len(set(ids))
+    assert set(ids) == drawing.SYMBOLS
+
+
+def test_every_seven_wonders_card_and_wonder_stage_is_drawn():
+    for card_id, card in seven_wonders.CARDS.items():
+        drawn = drawing.seven_wonders_card(card_id)
+        assert drawn["effect"], card_id
+        assert symbols_of(drawn["cost"] + drawn["effect"]) <= drawing.SYMBOLS, card_id
+        # A cost as the card prints it: one icon per resource, the coins as one coin and a count.
+        resources = sum(piece.get("n", 1) for piece in drawn["cost"] if piece["symbol"] != "coin")
+        assert resources == sum(card["cost"].values()), card_id
+        for later in drawn["chains_to"]:
+            assert card["name"] in seven_wonders.CARDS[later]["chain_from"]
+    assert drawing.seven_wonders_card("lumber_yard_1")["chains_to"] == []
+    assert "forum_2" in drawing.seven_wonders_card("east_trading_post_1")["chains_to"]
+    for wonder_id, wonder in seven_wonders.WONDERS.items():
+        for side, stages in wonder["sides"].items():
+            for number in range(1, len(stages) + 1):
+                drawn = drawing.seven_wonders_stage(wonder_id, side, number)
+                assert drawn["cost"] and drawn["effect"], (wonder_id, side, number)
+                assert symbols_of(drawn["cost"] + drawn["effect"]) <= drawing.SYMBOLS
+
+
+def test_every_stone_age_card_building_and_place_is_drawn():
+    for card_id in stone_age.CARDS:
+        drawn = drawing.stone_age_card(card_id)
+        assert drawn["top"] and drawn["bottom"], card_id
+        assert symbols_of(drawn["top"] + drawn["bottom"]) <= drawing.SYMBOLS, card_id
+    assert drawing.stone_age_card("civ_11")["green"]  # Pottery: a culture card
+    assert drawing.stone_age_card("civ_17")["bottom"] == [{"symbol": "farmer", "n": 2}]
+    for building_id, building in stone_age.BUILDINGS.items():
+        drawn = drawing.stone_age_building(building_id)
+        assert drawn and symbols_of(drawn) <= drawing.SYMBOLS, building_id
+        if building["cost"]["type"] == "fixed":
+            assert len(drawn) == sum(building["cost"]["resources"].values())
+    assert set(drawing.STONE_AGE_PLACES.values()) <= drawing.SYMBOLS
+
+
+def test_every_caverna_good_and_furnishing_cost_is_drawn():
+    goods = set(caverna_engine.text_catalog.names["good"])
+    assert symbols_of(drawing.caverna_pieces(dict.fromkeys(goods, 1))) <= drawing.SYMBOLS
+    for tile in caverna.TILES.values():
+        assert symbols_of(drawing.caverna_pieces(tile["cost"])) <= drawing.SYMBOLS
+
+
+class Pictures(HTMLParser):
+    """Each picture (.pic) of a page: whether it is named, or hidden and what words surround it."""
+
+    def __init__(self):
+        super().__init__()
+        self.unnamed: list[str] = []
+        self.count = 0
+
+    def handle_starttag(self, tag, attrs):
+        attributes = dict(attrs)
+        if "pic" not in (attributes.get("class") or "").split():
+            return
+        self.count += 1
+        named = attributes.get("role") == "img" and (attributes.get("aria-label") or "").strip()
+        if not named and attributes.get("aria-hidden") != "true":
+            self.unnamed.append(self.get_starttag_text())
+
+
+@pytest.mark.parametrize(("engine", "players", "steps"), [
+    (seven_wonders_engine, 3, 30), (stone_age_engine, 3, 40), (caverna_engine, 3, 60)])
+def test_every_picture_on_a_board_is_named_or_hidden_beside_words(engine, players, steps):
+    moves = iter(range(steps))
+    state = played_until(engine, engine.new_game(players, f"drawing-{engine.slug}"),
+                         lambda state: next(moves, None) is None)
+    for viewer in (0, None):
+        html = render_board(engine.slug, engine.view(state, viewer), seat=viewer)
+        pictures = Pictures()
+        pictures.feed(html)
+        assert pictures.count >= 15, (engine.slug, viewer, pictures.count)
+        assert pictures.unnamed == [], pictures.unnamed[:3]
+        # Icons themselves are never announced: their picture or the words beside them are.
+        assert not re.search(r'<svg class="i[^"]*"(?![^>]*aria-hidden="true")', html)
+
+
+def test_players_colours_are_the_seat_colours_everywhere():
+    from games.presentation.board import SEAT_COLOURS
+
+    css = (SPRITE.parents[0] / "board.css").read_text()
+    found = dict(re.findall(r"\.seat-c(\d) \{ --seat: (#[0-9a-f]{6}); \}", css))
+    assert [found[str(seat)] for seat in range(len(SEAT_COLOURS))] == list(SEAT_COLOURS)
+    # The boards paint players only through those classes, never colours of their own.
+    boards = Path(__file__).resolve().parents[1] / "templates" / "games" / "boards"
+    for template in boards.glob("*.html"):
+        assert not re.search(r"(sa|cv)-seat-|<style", template.read_text()), template.name
+
+
+def test_the_pictures_count_in_the_readers_digits():
+    """Rows of pieces are built once per process: each language keeps its own."""
+    from django.utils import translation
+
+    state = stone_age_engine.new_game(2, "drawing-digits")
+    view = stone_age_engine.view(state, 0)
+    with translation.override("fa"):
+        persian = render_board("stone_age", view, seat=0)
+    english = render_board("stone_age", view, seat=0)
+    assert '<span class="q">' in english and re.search(r'<b>۱۲</b>', persian)
+    assert re.search(r"<b>12</b>", english) and not re.search(r"<b>[۰-۹]+</b>", english)
