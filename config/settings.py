@@ -414,7 +414,7 @@ REST_FRAMEWORK = {
 # under /api/. Credentials are not shared: such clients send an API token, never our cookies.
 CORS_ALLOWED_ORIGINS = env.list("CORS_ALLOWED_ORIGINS", default=[])
 CORS_URLS_REGEX = r"^/api/.*$"
-CORS_ALLOW_HEADERS = (*cors_default_headers, "idempotency-key", "if-none-match")
+CORS_ALLOW_HEADERS = (*cors_default_headers, "idempotency-key", "if-none-match", "x-request-id")
 CORS_EXPOSE_HEADERS = ["ETag", "Retry-After", "Location", "Link", "X-Request-ID",
                        "RateLimit-Policy", "RateLimit", "X-RateLimit-Limit",
                        "X-RateLimit-Remaining", "X-RateLimit-Reset", "X-RateLimit-Resource"]

@@ -14,6 +14,7 @@ from __future__ import annotations
 from django.db.models import QuerySet
 from django.http import Http404
 from django.shortcuts import get_object_or_404
+from django.urls import reverse
 from django.utils.translation import gettext
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status
@@ -23,6 +24,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from accounts.api.permissions import TokenScopeRequired
+from games.api.idempotency import IDEMPOTENCY_KEY, idempotent
 from games.exceptions import NotAllowed
 from notifications.channels import webhooks
 from notifications.models import Webhook, WebhookDelivery, WebhookFormat
@@ -138,7 +140,8 @@ class WebhookListView(_WebhookView):
     @extend_schema(operation_id="create_webhook", tags=["webhooks"],
                    summary="Register a webhook", request=WebhookSerializer,
                    description=f"{MANAGE_NEEDED} The answer shows the signing secret, this once.",
-                   responses={201: WebhookWithSecretSerializer})
+                   responses={201: WebhookWithSecretSerializer}, parameters=[IDEMPOTENCY_KEY])
+    @idempotent(secret_fields=("secret",))
     def post(self, request, **kwargs):
         _, game = self.scope(request, **kwargs)
         data = self.serializer_class(data=request.data)
@@ -149,7 +152,11 @@ class WebhookListView(_WebhookView):
         except webhooks.WebhookRefused as refused:
             raise ValidationError({"url": [str(refused)]}) from None
         return Response(self.secret_serializer_class(webhook).data,
-                        status=status.HTTP_201_CREATED)
+                        status=status.HTTP_201_CREATED,
+                        headers={"Location": self.address(request, webhook)})
+
+    def address(self, request, webhook: Webhook) -> str:
+        return request.build_absolute_uri(reverse("api-webhook", kwargs={"pk": webhook.pk}))
 
 
 class WebhookDetailView(_WebhookView):
@@ -215,9 +222,13 @@ class GameWebhookListView(_GameScope, WebhookListView):
                    summary="Register a webhook for a game's public events",
                    description=f"{MANAGE_NEEDED} The answer shows the signing secret, this once.",
                    request=GameWebhookSerializer,
-                   responses={201: GameWebhookWithSecretSerializer})
+                   responses={201: GameWebhookWithSecretSerializer}, parameters=[IDEMPOTENCY_KEY])
     def post(self, request, **kwargs):
         return super().post(request, **kwargs)
+
+    def address(self, request, webhook: Webhook) -> str:
+        return request.build_absolute_uri(reverse(
+            "api-game-webhook", kwargs={"game_id": webhook.game_id, "pk": webhook.pk}))
 
 
 class GameWebhookDetailView(_GameScope, WebhookDetailView):

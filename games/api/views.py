@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from django.db.models import F, Min, Q
+from django.urls import reverse
 from django.utils import translation
 from django.utils.translation import gettext
 from drf_spectacular.types import OpenApiTypes
@@ -17,6 +18,7 @@ from accounts.api.permissions import TokenScopeRequired
 from config.throttling import UserRateThrottle
 from games import selectors, services
 from games.api import etags
+from games.api.idempotency import IDEMPOTENCY_KEY, idempotency_key, idempotent
 from games.api.players import PLAYER_FILTER_PARAMETERS, GamePlayersMixin, player_filters
 from games.api.serializers import (
     ActionResultSerializer,
@@ -220,8 +222,10 @@ class GameViewSet(GamePlayersMixin, mixins.ListModelMixin, mixins.RetrieveModelM
                     "the same whoever is named (an account or not, already invited or seated): "
                     "only a first invitation of an existing player notifies them. Limited to "
                     "GAME_INVITATIONS_PER_HOUR requests an hour (429).",
+        parameters=[IDEMPOTENCY_KEY],
     )
     @route(detail=True, methods=["post"])
+    @idempotent()
     def invite(self, request, pk=None):
         serializer = InviteSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
@@ -240,7 +244,9 @@ class GameViewSet(GamePlayersMixin, mixins.ListModelMixin, mixins.RetrieveModelM
                                                     user=request.user))
 
     @extend_schema(operation_id="create_game", tags=["games"], summary="Open a new game",
-                   request=GameCreateSerializer, responses={201: GameDetailSerializer})
+                   request=GameCreateSerializer, responses={201: GameDetailSerializer},
+                   parameters=[IDEMPOTENCY_KEY])
+    @idempotent()
     def create(self, request):
         serializer = GameCreateSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
@@ -256,7 +262,10 @@ class GameViewSet(GamePlayersMixin, mixins.ListModelMixin, mixins.RetrieveModelM
             allow_spectators=data["allow_spectators"],
             **serializer.validated_terms(),
         )
-        return self._detail(game, status.HTTP_201_CREATED)
+        response = self._detail(game, status.HTTP_201_CREATED)
+        response["Location"] = request.build_absolute_uri(
+            reverse("game-detail", kwargs={"pk": game.pk}))
+        return response
 
     @extend_schema(operation_id="join_game", tags=["games"], summary="Take a seat in an open game",
                    request=None, responses={200: GameDetailSerializer})
@@ -309,10 +318,7 @@ class GameViewSet(GamePlayersMixin, mixins.ListModelMixin, mixins.RetrieveModelM
         request=ActionSubmitSerializer,
         responses={200: ActionResultSerializer},
         parameters=[
-            OpenApiParameter(
-                "Idempotency-Key", OpenApiTypes.STR, OpenApiParameter.HEADER,
-                description="Retrying with the same key repeats the first result.",
-            ),
+            IDEMPOTENCY_KEY,
             OpenApiParameter(
                 "Prefer", OpenApiTypes.STR, OpenApiParameter.HEADER,
                 description="`return=representation`: the answer carries the whole `game` "
@@ -342,11 +348,9 @@ class GameViewSet(GamePlayersMixin, mixins.ListModelMixin, mixins.RetrieveModelM
         the caller's view) only when the client asks for it. Whoever may not see the game gets
         the 404 of every other route, whatever was wrong with the request."""
         serializer = ActionSubmitSerializer(data=request.data)
-        key = request.headers.get("Idempotency-Key") or None
         try:
             serializer.is_valid(raise_exception=True)
-            if key is not None and not 1 <= len(key) <= 128:
-                raise ValidationError({"Idempotency-Key": gettext("Must be 1 to 128 characters.")})
+            key = idempotency_key(request)
             # In the caller's language (a token's user, whom the middleware does not see, too):
             # a refusal's reason reads in it.
             with translation.override(reader_language(request)):
@@ -395,9 +399,10 @@ class GameViewSet(GamePlayersMixin, mixins.ListModelMixin, mixins.RetrieveModelM
                    request=None, responses={200: ChatMessageSerializer(many=True)})
     @extend_schema(methods=["POST"], operation_id="post_chat_message", tags=["chat"],
                    summary="Write in a game's chat", request=ChatPostSerializer,
-                   responses={201: ChatMessageSerializer})
+                   responses={201: ChatMessageSerializer}, parameters=[IDEMPOTENCY_KEY])
     @route(detail=True, methods=["get", "post"], throttle_classes=[ChatThrottle],
            write_scope="chat")
+    @idempotent()
     def chat(self, request, pk=None):
         """The game's chat: players write, spectators read (if the game allows spectators)."""
         game = self.get_object()
@@ -506,7 +511,9 @@ class ReportCreateView(APIView):
 
     @extend_schema(operation_id="create_report", tags=["moderation"],
                    summary="Report a message, a player or a game",
-                   request=ReportCreateSerializer, responses={201: ReportSerializer})
+                   request=ReportCreateSerializer, responses={201: ReportSerializer},
+                   parameters=[IDEMPOTENCY_KEY])
+    @idempotent()
     def post(self, request):
         serializer = ReportCreateSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
