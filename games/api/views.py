@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from django.db.models import F, Min, Q
+from django.db.models import F, Min, Q, prefetch_related_objects
 from django.urls import reverse
 from django.utils import translation
 from django.utils.translation import gettext
@@ -45,6 +45,7 @@ from games.engines.registry import UnknownEngine, all_engines, get_engine
 from games.exceptions import GameError
 from games.log.export import game_export
 from games.models import ActionSource, GameStatus
+from games.presentation.names import seat_names
 from games.presentation.texts import message_text, reader_language
 
 TRUE_WORDS = {"1", "true", "yes", "on"}
@@ -69,11 +70,13 @@ def wants_representation(request) -> bool:
 
 
 def _move_text(result: services.SubmitResult, request) -> str:
-    """The move's log entry as its player reads it, in the request's language, seats as
-    "Seat N" (as the log reads through the API)."""
+    """The move's log entry as its player reads it, in the request's language, players named
+    (as the log and the game's page read)."""
     if result.text is None:
         return ""
-    return message_text(result.game.engine, result.text, language=reader_language(request))
+    prefetch_related_objects([result.game], "seats__user")
+    return message_text(result.game.engine, result.text, language=reader_language(request),
+                        names=seat_names(result.game))
 
 
 class ChatThrottle(UserRateThrottle):
@@ -440,7 +443,8 @@ class GameViewSet(GamePlayersMixin, mixins.ListModelMixin, mixins.RetrieveModelM
                 entries = entries.filter(sequence__gt=int(since))
             page = self.paginate_queryset(entries)
             context = {"viewer_seat": selectors.game_access(request.user, game).seat_number,
-                       "engine": game.engine, "language": reader_language(request)}
+                       "engine": game.engine, "language": reader_language(request),
+                       "names": seat_names(game)}
             return etags.private(self.get_paginated_response(
                 LogEntrySerializer(page, many=True, context=context).data
             ), etag)
