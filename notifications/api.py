@@ -7,7 +7,8 @@ registered the webhook, in the answer that made it (201) or replaced it (rotate-
 in a list, on turning it back on, or to a host or moderator who did not register it."""
 
 # Each: list and register; `…/{id}/` (delete), `…/{id}/enable/` (turn back on),
-# `…/{id}/rotate-secret/` (a new secret, shown once), `…/{id}/deliveries/` (the delivery log).
+# `…/{id}/rotate-secret/` (a new secret, shown once), `…/{id}/deliveries/` (the delivery log),
+# `…/{id}/ping/` (a test delivery), `…/{id}/deliveries/{delivery_id}/redeliver/` (once more).
 
 from __future__ import annotations
 
@@ -25,7 +26,7 @@ from rest_framework.views import APIView
 
 from accounts.api.permissions import TokenScopeRequired
 from games.api.idempotency import IDEMPOTENCY_KEY, idempotent
-from games.exceptions import NotAllowed
+from games.exceptions import GameError, NotAllowed
 from notifications.channels import webhooks
 from notifications.models import Webhook, WebhookDelivery, WebhookFormat
 
@@ -85,6 +86,16 @@ class GameWebhookWithSecretSerializer(GameWebhookSerializer):
 
     class Meta(GameWebhookSerializer.Meta):
         fields = [*GameWebhookSerializer.Meta.fields, "secret"]
+
+
+class WebhookOff(GameError):
+    code = "webhook_disabled"
+    status = 409
+
+
+def _require_active(webhook: Webhook) -> None:
+    if not webhook.active:
+        raise WebhookOff(gettext("This webhook is off: turn it back on first (enable)."))
 
 
 class DeliverySerializer(serializers.ModelSerializer):
@@ -207,6 +218,40 @@ class WebhookDeliveriesView(_WebhookView):
         return Response(DeliverySerializer(webhook.deliveries.all()[:100], many=True).data)
 
 
+class WebhookPingView(_WebhookView):
+    schema_more_errors = (409,)  # a webhook that is off
+
+    @extend_schema(operation_id="ping_webhook", tags=["webhooks"],
+                   summary="Send a webhook a ping", request=None,
+                   description=f"{MANAGE_NEEDED} Queues a `ping` delivery (`Turnpost-Event: "
+                               "ping`, signed like every delivery): its result shows in the "
+                               "delivery log. 409 `webhook_disabled` for a webhook that is off.",
+                   responses={202: DeliverySerializer})
+    def post(self, request, pk: int, **kwargs):
+        webhook = self.hook(request, pk, **kwargs)
+        _require_active(webhook)
+        return Response(DeliverySerializer(webhooks.webhook_ping(webhook=webhook)).data,
+                        status=status.HTTP_202_ACCEPTED)
+
+
+class WebhookRedeliverView(_WebhookView):
+    schema_more_errors = (409,)
+
+    @extend_schema(operation_id="redeliver_webhook_delivery", tags=["webhooks"],
+                   summary="Send one of a webhook's deliveries again", request=None,
+                   description=f"{MANAGE_NEEDED} Queues the delivery's very body once more, "
+                               "as a new delivery with its own id (`Turnpost-Delivery`) and "
+                               "attempts. 409 `webhook_disabled` for a webhook that is off.",
+                   responses={202: DeliverySerializer})
+    @idempotent()
+    def post(self, request, pk: int, delivery_id: int, **kwargs):
+        webhook = self.hook(request, pk, **kwargs)
+        delivery = get_object_or_404(webhook.deliveries, pk=delivery_id)
+        _require_active(webhook)
+        return Response(DeliverySerializer(webhooks.delivery_redeliver(delivery=delivery)).data,
+                        status=status.HTTP_202_ACCEPTED)
+
+
 # ---- a game's webhooks: the same operations on the game's webhooks -----------------------------
 
 
@@ -266,3 +311,21 @@ class GameWebhookDeliveriesView(_GameScope, WebhookDeliveriesView):
                    responses={200: DeliverySerializer(many=True)})
     def get(self, request, pk: int, **kwargs):
         return super().get(request, pk, **kwargs)
+
+
+class GameWebhookPingView(_GameScope, WebhookPingView):
+    @extend_schema(operation_id="ping_game_webhook", tags=["webhooks"],
+                   summary="Send a game's webhook a ping", request=None,
+                   description=f"{MANAGE_NEEDED} As for your own webhooks.",
+                   responses={202: DeliverySerializer})
+    def post(self, request, pk: int, **kwargs):
+        return super().post(request, pk, **kwargs)
+
+
+class GameWebhookRedeliverView(_GameScope, WebhookRedeliverView):
+    @extend_schema(operation_id="redeliver_game_webhook_delivery", tags=["webhooks"],
+                   summary="Send one of a game's webhook's deliveries again", request=None,
+                   description=f"{MANAGE_NEEDED} As for your own webhooks.",
+                   responses={202: DeliverySerializer})
+    def post(self, request, pk: int, delivery_id: int, **kwargs):
+        return super().post(request, pk, delivery_id, **kwargs)

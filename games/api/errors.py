@@ -49,7 +49,7 @@ ERROR_CODES = (
     "stale_version", "illegal_action", "game_not_running", "invalid_transition",
     "invalid_message", "invalid_report", "invalid_invitation", "engine_error", "undo_refused",
     "moderation_error", "invalid_queue", "invalid_orders", "your_move",
-    "database_unavailable", "server_error", "error",
+    "webhook_disabled", "database_unavailable", "server_error", "error",
 )
 
 #: The code of an error answer that carries no body of ours (a page from Django's machinery).
