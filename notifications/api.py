@@ -171,6 +171,12 @@ class WebhookListView(_WebhookView):
 
 
 class WebhookDetailView(_WebhookView):
+    @extend_schema(operation_id="get_webhook", tags=["webhooks"], summary="One of my webhooks",
+                   description=f"{MANAGE_NEEDED} Without its secret.",
+                   responses={200: WebhookSerializer})
+    def get(self, request, pk: int, **kwargs):
+        return Response(self.serializer_class(self.hook(request, pk, **kwargs)).data)
+
     @extend_schema(operation_id="delete_webhook", tags=["webhooks"],
                    summary="Delete a webhook", description=MANAGE_NEEDED, responses={204: None})
     def delete(self, request, pk: int, **kwargs):
@@ -277,6 +283,12 @@ class GameWebhookListView(_GameScope, WebhookListView):
 
 
 class GameWebhookDetailView(_GameScope, WebhookDetailView):
+    @extend_schema(operation_id="get_game_webhook", tags=["webhooks"],
+                   summary="One of a game's webhooks", description=f"{MANAGE_NEEDED} Without "
+                   "its secret.", responses={200: GameWebhookSerializer})
+    def get(self, request, pk: int, **kwargs):
+        return super().get(request, pk, **kwargs)
+
     @extend_schema(operation_id="delete_game_webhook", tags=["webhooks"],
                    summary="Delete a game's webhook", description=MANAGE_NEEDED,
                    responses={204: None})

@@ -16,6 +16,7 @@ from games.api.views import (
     GameViewSet,
     MyGamesView,
     ReportCreateView,
+    ReportDetailView,
 )
 
 router = SimpleRouter()
@@ -33,6 +34,7 @@ urlpatterns = [
     path("engines/", EngineListView.as_view(), name="api-engines"),
     path("engines/<slug:slug>/", EngineDetailView.as_view(), name="api-engine"),
     path("reports/", ReportCreateView.as_view(), name="api-reports"),
+    path("reports/<int:report_id>/", ReportDetailView.as_view(), name="api-report"),
     path("users/<str:username>/", UserProfileView.as_view(), name="api-user-profile"),
     path("users/<str:username>/games/export/", UserGamesExportView.as_view(),
          name="api-user-games-export"),

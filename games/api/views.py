@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from django.db.models import F, Min, Q, prefetch_related_objects
+from django.shortcuts import get_object_or_404
 from django.urls import reverse
 from django.utils import translation
 from django.utils.translation import gettext
@@ -44,7 +45,7 @@ from games.api.serializers import (
 from games.engines.registry import UnknownEngine, all_engines, get_engine
 from games.exceptions import GameError
 from games.log.export import game_export
-from games.models import ActionSource, GameStatus
+from games.models import ActionSource, GameStatus, Report
 from games.presentation.names import seat_names
 from games.presentation.texts import message_text, reader_language
 
@@ -417,7 +418,20 @@ class GameViewSet(GamePlayersMixin, mixins.ListModelMixin, mixins.RetrieveModelM
         serializer.is_valid(raise_exception=True)
         message = services.chat_post(game_id=game.pk, user=request.user,
                                      body=serializer.validated_data["body"])
-        return Response(ChatMessageSerializer(message).data, status=status.HTTP_201_CREATED)
+        location = request.build_absolute_uri(reverse(
+            "game-chat-message", kwargs={"pk": game.pk, "message_id": message.pk}))
+        return Response(ChatMessageSerializer(message).data, status=status.HTTP_201_CREATED,
+                        headers={"Location": location})
+
+    @extend_schema(operation_id="get_chat_message", tags=["chat"],
+                   summary="One message of a game's chat (the Location of a new one)",
+                   request=None, responses={200: ChatMessageSerializer})
+    @route(detail=True, methods=["get"], url_path=r"chat/(?P<message_id>[0-9]+)",
+           url_name="chat-message", pagination_class=None)
+    def chat_message(self, request, pk=None, message_id=None):
+        game = self.get_object()
+        message = get_object_or_404(game.chat_messages.select_related("author"), pk=message_id)
+        return Response(ChatMessageSerializer(message).data)
 
     @extend_schema(operation_id="list_log_entries", tags=["moves"],
                    summary="A game's log, oldest first",
@@ -525,4 +539,19 @@ class ReportCreateView(APIView):
         report = services.report_create(reporter=request.user, target=data["target"],
                                         object_id=data["id"], reason=data["reason"],
                                         details=data["details"])
-        return Response(ReportSerializer(report).data, status=status.HTTP_201_CREATED)
+        location = request.build_absolute_uri(reverse("api-report",
+                                                      kwargs={"report_id": report.pk}))
+        return Response(ReportSerializer(report).data, status=status.HTTP_201_CREATED,
+                        headers={"Location": location})
+
+
+class ReportDetailView(APIView):
+    """One of the caller's own reports, as the moderators have it now (its `status`)."""
+
+    permission_classes = [permissions.IsAuthenticated, TokenScopeRequired]
+
+    @extend_schema(operation_id="get_report", tags=["moderation"],
+                   summary="One of my reports and its status", responses={200: ReportSerializer})
+    def get(self, request, report_id: int):
+        report = get_object_or_404(Report, pk=report_id, reporter=request.user)
+        return Response(ReportSerializer(report).data)

@@ -120,8 +120,10 @@ def test_webhooks_chat_reports_and_invitations_honour_the_key(settings):
         assert answers[0].status_code == answers[1].status_code < 300, answers[0].content
         assert answers[1]["Idempotent-Replayed"] == "true"
         assert count() == before + 1, path
-        if answers[0].status_code == 201 and "webhooks" in path:
+        if answers[0].status_code == 201:  # what it made, at its own address
             assert answers[0]["Location"] == answers[1]["Location"]
+            shown = client.get(answers[0]["Location"])
+            assert shown.status_code == 200 and shown.json()["id"] == answers[0].json()["id"]
 
 
 @pytest.mark.django_db(transaction=True)
