@@ -204,6 +204,7 @@ class UserGamesExportView(APIView):
     line, newest first, streamed as it is read."""
 
     permission_classes = [permissions.AllowAny, TokenScopeRequired]
+    streamed = True  # for the schema: ConditionalGetMiddleware tags no streamed body
 
     @extend_schema(
         operation_id="export_user_games", tags=["players"],

@@ -17,7 +17,7 @@ ERROR_DESCRIPTIONS = {
     404: "There is no such object, or the caller may not see it.",
     409: "The game moved on (`stale_version`) or is not in a state that allows this.",
     422: "Well-formed but refused: an illegal action, or an Idempotency-Key reused "
-         "with another body.",
+         "with another request (`idempotency_key_reused`).",
     429: "Too many requests; the Retry-After header (and `details.retry_after_seconds`) say "
          "when to try again.",
 }
@@ -70,6 +70,8 @@ RESPONSE_HEADERS = {
                     "nothing it shows has changed."),
     "Link": _header("RFC 8288 links to the `first`, `prev`, `next` and `last` pages."),
     "Location": _header("The address of what this request made."),
+    "Idempotent-Replayed": _header("`true` when this answer repeats the first answer to the "
+                                   "request's Idempotency-Key (nothing was done again)."),
 }
 EVERY_ANSWER = ("X-Request-ID", "RateLimit-Policy", "RateLimit", "X-RateLimit-Limit",
                 "X-RateLimit-Remaining", "X-RateLimit-Reset", "X-RateLimit-Resource")
@@ -103,7 +105,13 @@ class ErrorDocumentingSchema(AutoSchema):
             codes.add(409)
         if method == "POST" and action in getattr(self.view, "schema_unprocessable", ()):
             codes.add(422)
+        if self._takes_idempotency_key():
+            codes.add(422)  # the key reused with another request
         return codes | set(getattr(self.view, "schema_more_errors", ()))
+
+    def _takes_idempotency_key(self) -> bool:
+        return any(getattr(parameter, "name", None) == "Idempotency-Key"
+                   for parameter in self.get_override_parameters())
 
     def _resolve_path_parameters(self, variables):
         # Ids in paths are digits (lookup_value_regex): say integer, so clients take numbers.
@@ -130,8 +138,11 @@ class ErrorDocumentingSchema(AutoSchema):
             names.append("Retry-After")
         elif status_code == "201":
             names.append("Location")
+        if status_code.startswith("2") and self._takes_idempotency_key():
+            names.append("Idempotent-Replayed")
         elif status_code in ("200", "304") and self.method == "GET":
-            names.append("ETag")
+            if not getattr(self.view, "streamed", False):  # no ETag on a streamed body
+                names.append("ETag")
             if status_code == "200" and self._is_list_view() and self._get_paginator():
                 names.append("Link")
         return {**_header_refs(names),

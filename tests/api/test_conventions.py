@@ -101,6 +101,29 @@ def test_the_error_code_is_an_enum_in_the_schema():
     assert details["properties"]["fields"]["additionalProperties"]["type"] == "array"
 
 
+def test_the_response_headers_are_documented_where_they_are_sent():
+    schema = APIClient().get("/api/schema/?format=json").json()
+    headers, paths = schema["components"]["headers"], schema["paths"]
+
+    def named(path, method, status):
+        refs = paths[path][method]["responses"][status].get("headers", {})
+        assert all(ref["$ref"].rsplit("/", 1)[1] in headers for ref in refs.values())
+        return set(refs)
+
+    every = {"X-Request-ID", "RateLimit-Policy", "RateLimit", "X-RateLimit-Remaining"}
+    for path, item in paths.items():
+        for method, operation in item.items():
+            for status in operation.get("responses", {}):
+                assert every <= named(path, method, status), (method, path, status)
+    assert "Link" in named("/api/v1/me/games", "get", "200")
+    assert "ETag" in named("/api/v1/games/{id}", "get", "200")
+    assert "Retry-After" in named("/api/v1/games", "post", "429")
+    for path in ("/api/v1/games", "/api/v1/tokens", "/api/v1/me/webhooks", "/api/v1/reports",
+                 "/api/v1/games/{id}/chat"):
+        assert {"Location", "Idempotent-Replayed"} <= named(path, "post", "201"), path
+        assert "422" in paths[path]["post"]["responses"], path
+
+
 def test_every_code_the_project_raises_is_in_the_enum():
     """Every GameError (and DRF-side refusal) of the loaded apps names a listed code."""
     from django.apps import apps  # noqa: F401 - the apps (and their exceptions) are loaded
