@@ -103,7 +103,7 @@ class GamePlayersMixin:
     @route(detail=True, methods=["post"])
     def rematch(self, request, pk=None):
         game = services.game_rematch(game_id=self.get_object().pk, user=request.user)
-        return self._detail(game, status.HTTP_201_CREATED)
+        return self._created(game)
 
 
 class InviteLinkJoinView(APIView):

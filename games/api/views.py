@@ -173,6 +173,12 @@ class GameViewSet(GamePlayersMixin, mixins.ListModelMixin, mixins.RetrieveModelM
     def _detail(self, game, code=status.HTTP_200_OK):
         return Response(self._shown(game.pk), code)
 
+    def _created(self, game):
+        """A new game's 201, with its address in Location."""
+        return Response(self._shown(game.pk), status.HTTP_201_CREATED, headers={
+            "Location": self.request.build_absolute_uri(reverse("game-detail",
+                                                                kwargs={"pk": game.pk}))})
+
     def _shown(self, game_id: int) -> dict:
         """The game as GET answers it, read in one snapshot (after a change: as it is now)."""
         with selectors.snapshot():
@@ -266,10 +272,7 @@ class GameViewSet(GamePlayersMixin, mixins.ListModelMixin, mixins.RetrieveModelM
             allow_spectators=data["allow_spectators"],
             **serializer.validated_terms(),
         )
-        response = self._detail(game, status.HTTP_201_CREATED)
-        response["Location"] = request.build_absolute_uri(
-            reverse("game-detail", kwargs={"pk": game.pk}))
-        return response
+        return self._created(game)
 
     @extend_schema(operation_id="join_game", tags=["games"], summary="Take a seat in an open game",
                    request=None, responses={200: GameDetailSerializer})

@@ -170,10 +170,17 @@ def test_every_answer_says_what_is_left_and_a_304_costs_nothing():
     assert _remaining(client.get("/api/v1/games/999999999/")) == left - 2
 
 
-def test_the_anonymous_limit_is_shown_to_anonymous_callers():
-    response = APIClient().get("/api/v1/engines/")
+def test_the_anonymous_limit_is_shown_and_a_304_of_any_answer_is_free():
+    client = APIClient()
+    response = client.get("/api/v1/engines/")
     assert response["RateLimit-Policy"].startswith('"anon";q=')
     assert response["X-RateLimit-Resource"] == "anon"
+    left = int(response["X-RateLimit-Remaining"])
+    # The ETag every other GET answer has (ConditionalGetMiddleware): its 304 is free too.
+    unchanged = client.get("/api/v1/engines/", HTTP_IF_NONE_MATCH=response["ETag"])
+    assert unchanged.status_code == 304
+    assert int(unchanged["X-RateLimit-Remaining"]) == left
+    assert int(client.get("/api/v1/engines/")["X-RateLimit-Remaining"]) == left - 1
 
 
 # ---- pages ------------------------------------------------------------------------------------
