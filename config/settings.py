@@ -417,12 +417,13 @@ CORS_URLS_REGEX = r"^/api/.*$"
 CORS_ALLOW_HEADERS = (*cors_default_headers, "idempotency-key", "if-none-match", "x-request-id")
 CORS_EXPOSE_HEADERS = ["ETag", "Retry-After", "Location", "Link", "X-Request-ID",
                        "RateLimit-Policy", "RateLimit", "X-RateLimit-Limit",
-                       "X-RateLimit-Remaining", "X-RateLimit-Reset", "X-RateLimit-Resource"]
+                       "X-RateLimit-Remaining", "X-RateLimit-Reset", "X-RateLimit-Resource",
+                       "Idempotent-Replayed"]
+CORS_PREFLIGHT_MAX_AGE = 86400
 
 # X-Request-ID (django-guid): a client's own UUID is kept, anything else replaced by a new one.
 DJANGO_GUID = {"GUID_HEADER_NAME": "X-Request-ID", "VALIDATE_GUID": True, "RETURN_HEADER": True,
                "EXPOSE_HEADER": False}  # corsheaders exposes it (CORS_EXPOSE_HEADERS)
-CORS_PREFLIGHT_MAX_AGE = 86400
 
 SPECTACULAR_SETTINGS = {
     "TITLE": "Turnpost API",

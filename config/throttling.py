@@ -11,6 +11,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 
+from django.db import DatabaseError
 from rest_framework import throttling
 
 from config.cache import process_cache
@@ -113,10 +114,13 @@ class RateLimitHeadersMiddleware:
 
     @staticmethod
     def _peeked(request) -> list[RateCount]:
-        user = getattr(request, "user", None)
-        throttle = (UserRateThrottle() if user is not None and user.is_authenticated
-                    else AnonRateThrottle())
-        count = throttle.peek(request)
+        try:
+            user = getattr(request, "user", None)
+            throttle = (UserRateThrottle() if user is not None and user.is_authenticated
+                        else AnonRateThrottle())
+            count = throttle.peek(request)
+        except DatabaseError:  # a session read while the database is down: no headers, no 500
+            return []
         return [count] if count is not None else []
 
     @staticmethod

@@ -9,7 +9,7 @@ from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.core.exceptions import RequestDataTooBig
 from django.db import DatabaseError, InterfaceError, OperationalError
 from django.http import Http404, JsonResponse
-from django.utils.translation import gettext
+from django.utils.translation import gettext, gettext_lazy
 from django.views import defaults
 from rest_framework import exceptions, status
 from rest_framework.response import Response
@@ -38,8 +38,8 @@ _CODES = {
 }
 
 
-#: Every `code` an API error can carry (the schema's enum; tests/api/test_error_responses.py
-#: finds each code the project raises here).
+#: Every `code` an API error can carry: the schema's ErrorCodeEnum (tests/api/test_conventions.py
+#: checks that each code the project raises is here).
 ERROR_CODES = (
     "bad_request", "malformed_request", "invalid", "invalid_query", "not_authenticated",
     "authentication_failed", "permission_denied", "insufficient_scope", "not_allowed",
@@ -101,19 +101,21 @@ def _first_message(detail) -> str:
     return str(detail)
 
 
+_STATUS_MESSAGES = {
+    404: gettext_lazy("There is nothing at this address."),
+    405: gettext_lazy("This method is not allowed here."),
+    406: gettext_lazy("This address answers JSON only (Accept: application/json)."),
+    413: RequestTooLarge.default_detail,
+    415: gettext_lazy("Send the body as JSON (Content-Type: application/json)."),
+}
+
+
 def status_error_body(status_code: int) -> dict:
     """The body of an error answer that Django's machinery made without one of ours."""
-    messages = {
-        404: lambda: gettext("There is nothing at this address."),
-        405: lambda: gettext("This method is not allowed here."),
-        406: lambda: gettext("This address answers JSON only (Accept: application/json)."),
-        413: lambda: str(RequestTooLarge.default_detail),
-        415: lambda: gettext("Send the body as JSON (Content-Type: application/json)."),
-    }
     if status_code >= 500:
         return _server_error_body()
-    message = messages.get(status_code, lambda: gettext("The request could not be understood."))
-    return error_body(STATUS_CODES.get(status_code, "bad_request"), message())
+    message = _STATUS_MESSAGES.get(status_code) or gettext("The request could not be understood.")
+    return error_body(STATUS_CODES.get(status_code, "bad_request"), str(message))
 
 
 def _database_unavailable_body() -> dict:

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from django.http import JsonResponse
 
+from games.api import errors
+
 API_PREFIX = "/api/v1/"
 
 
@@ -37,8 +39,6 @@ class ApiJsonErrorsMiddleware:
         if (response.status_code < 400 or not request.path.startswith("/api/")
                 or response.get("Content-Type", "").startswith("application/json")):
             return response
-        from games.api import errors
-
         body = getattr(response, "data", None)
         if not (isinstance(body, dict) and {"code", "message", "details"} <= body.keys()):
             body = errors.status_error_body(response.status_code)
