@@ -31,7 +31,8 @@ IDEMPOTENCY_KEY = OpenApiParameter(
     description="Any unique string of 1 to 128 characters (a UUID): a retry with the same key "
                 "answers the first answer again (with `Idempotent-Replayed: true`) and changes "
                 "nothing; the same key with another request is refused (422 "
-                "`idempotency_key_reused`). Keys are kept 7 days.")
+                "`idempotency_key_reused`). Keys are kept 7 days. A secret shown once (a token, "
+                "a webhook's secret) is left out of a replay.")
 
 
 def idempotency_key(request) -> str | None:
