@@ -29,6 +29,7 @@ from django.http import Http404, JsonResponse  # noqa: E402
 from django.utils import translation  # noqa: E402
 from django.utils.log import log_response  # noqa: E402
 from django.utils.translation import gettext  # noqa: E402
+from django_guid.middleware import guid_middleware  # noqa: E402
 from rest_framework.exceptions import MethodNotAllowed  # noqa: E402
 
 from config.request_checks import control_character_problem, refusal  # noqa: E402
@@ -86,7 +87,8 @@ class StreamHandler(ASGIHandler):
     def load_middleware(self, is_async=False):
         self._view_middleware, self._template_response_middleware = [], []
         self._exception_middleware = []
-        self._middleware_chain = json_errors(self._get_response_async)
+        # The site's first middleware too: every stream answer carries its X-Request-ID.
+        self._middleware_chain = guid_middleware(json_errors(self._get_response_async))
 
     def create_request(self, scope, body_file):
         """A request Django cannot even build (a body too large, a path that is not UTF-8) is

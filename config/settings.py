@@ -81,17 +81,26 @@ INSTALLED_APPS = [
     "allauth",
     "allauth.account",
     "anymail",
+    "django_guid",
     "accounts",
     "games",
     "notifications",
 ]
 
 MIDDLEWARE = [
+    # First: every answer carries X-Request-ID (the client's own, when it sent a UUID) and every
+    # log line of the request names it (LOGGING's correlation_id filter).
+    "django_guid.middleware.guid_middleware",
     "django.middleware.security.SecurityMiddleware",
     "csp.middleware.CSPMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     # Before CommonMiddleware, so its redirects and every API answer carry the CORS headers.
     "corsheaders.middleware.CorsMiddleware",
+    # What the caller has left of its rate limits, on every API answer; a 304 is given back.
+    "config.throttling.RateLimitHeadersMiddleware",
+    # Inside CORS (its headers on every answer), outside the rest: any error answer under /api/
+    # that is not JSON yet (Django's DEBUG pages, a bare 405) becomes the API's error body.
+    "games.api.middleware.ApiJsonErrorsMiddleware",
     # ETag on every GET answer (a hash of what this caller gets), 304 on a matching
     # If-None-Match: pollers of a game or its log download nothing until it changes.
     "django.middleware.http.ConditionalGetMiddleware",
@@ -405,9 +414,16 @@ REST_FRAMEWORK = {
 # under /api/. Credentials are not shared: such clients send an API token, never our cookies.
 CORS_ALLOWED_ORIGINS = env.list("CORS_ALLOWED_ORIGINS", default=[])
 CORS_URLS_REGEX = r"^/api/.*$"
-CORS_ALLOW_HEADERS = (*cors_default_headers, "idempotency-key", "if-none-match")
-CORS_EXPOSE_HEADERS = ["ETag", "Retry-After", "Location"]
+CORS_ALLOW_HEADERS = (*cors_default_headers, "idempotency-key", "if-none-match", "x-request-id")
+CORS_EXPOSE_HEADERS = ["ETag", "Retry-After", "Location", "Link", "X-Request-ID",
+                       "RateLimit-Policy", "RateLimit", "X-RateLimit-Limit",
+                       "X-RateLimit-Remaining", "X-RateLimit-Reset", "X-RateLimit-Resource",
+                       "Idempotent-Replayed"]
 CORS_PREFLIGHT_MAX_AGE = 86400
+
+# X-Request-ID (django-guid): a client's own UUID is kept, anything else replaced by a new one.
+DJANGO_GUID = {"GUID_HEADER_NAME": "X-Request-ID", "VALIDATE_GUID": True, "RETURN_HEADER": True,
+               "EXPOSE_HEADER": False}  # corsheaders exposes it (CORS_EXPOSE_HEADERS)
 
 SPECTACULAR_SETTINGS = {
     "TITLE": "Turnpost API",
@@ -439,13 +455,15 @@ SPECTACULAR_SETTINGS = {
     "COMPONENT_SPLIT_REQUEST": True,
     "POSTPROCESSING_HOOKS": ["drf_spectacular.hooks.postprocess_schema_enums",
                              "games.api.schema.declare_nullable_types",
-                             "games.api.schema.paths_without_trailing_slash"],
+                             "games.api.schema.paths_without_trailing_slash",
+                             "games.api.schema.declare_response_headers"],
     # Several models have a `status`; name each enum after its model so clients get stable names.
     "ENUM_NAME_OVERRIDES": {
         "GameStatusEnum": "games.models.GameStatus",
         "ReportStatusEnum": "games.models.ReportStatus",
         "WebhookKindsEnum": "notifications.api.WEBHOOK_KIND_CHOICES",
         "GameWebhookKindsEnum": "notifications.api.GAME_WEBHOOK_KIND_CHOICES",
+        "ErrorCodeEnum": "games.api.errors.ERROR_CODES",
     },
 }
 
@@ -602,6 +620,13 @@ if not DEBUG:
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    # Each line names its request's X-Request-ID (None outside a request).
+    "filters": {"correlation_id": {"()": "django_guid.log_filters.CorrelationId"}},
+    "formatters": {"request_id": {
+        "format": "[%(correlation_id)s] %(levelname)s %(name)s: %(message)s"}},
+    "handlers": {"console": {"class": "logging.StreamHandler", "filters": ["correlation_id"],
+                             "formatter": "request_id"}},
     "root": {"handlers": ["console"], "level": env.str("LOG_LEVEL", default="INFO")},
+    # Not a line per request for each id it makes or each client id it replaces.
+    "loggers": {"django_guid": {"level": "ERROR"}},
 }

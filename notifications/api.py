@@ -7,13 +7,15 @@ registered the webhook, in the answer that made it (201) or replaced it (rotate-
 in a list, on turning it back on, or to a host or moderator who did not register it."""
 
 # Each: list and register; `…/{id}/` (delete), `…/{id}/enable/` (turn back on),
-# `…/{id}/rotate-secret/` (a new secret, shown once), `…/{id}/deliveries/` (the delivery log).
+# `…/{id}/rotate-secret/` (a new secret, shown once), `…/{id}/deliveries/` (the delivery log),
+# `…/{id}/ping/` (a test delivery), `…/{id}/deliveries/{delivery_id}/redeliver/` (once more).
 
 from __future__ import annotations
 
 from django.db.models import QuerySet
 from django.http import Http404
 from django.shortcuts import get_object_or_404
+from django.urls import reverse
 from django.utils.translation import gettext
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status
@@ -23,7 +25,8 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from accounts.api.permissions import TokenScopeRequired
-from games.exceptions import NotAllowed
+from games.api.idempotency import IDEMPOTENCY_KEY, idempotent
+from games.exceptions import GameError, NotAllowed
 from notifications.channels import webhooks
 from notifications.models import Webhook, WebhookDelivery, WebhookFormat
 
@@ -85,6 +88,16 @@ class GameWebhookWithSecretSerializer(GameWebhookSerializer):
         fields = [*GameWebhookSerializer.Meta.fields, "secret"]
 
 
+class WebhookOff(GameError):
+    code = "webhook_disabled"
+    status = 409
+
+
+def _require_active(webhook: Webhook) -> None:
+    if not webhook.active:
+        raise WebhookOff(gettext("This webhook is off: turn it back on first (enable)."))
+
+
 class DeliverySerializer(serializers.ModelSerializer):
     class Meta:
         model = WebhookDelivery
@@ -138,7 +151,8 @@ class WebhookListView(_WebhookView):
     @extend_schema(operation_id="create_webhook", tags=["webhooks"],
                    summary="Register a webhook", request=WebhookSerializer,
                    description=f"{MANAGE_NEEDED} The answer shows the signing secret, this once.",
-                   responses={201: WebhookWithSecretSerializer})
+                   responses={201: WebhookWithSecretSerializer}, parameters=[IDEMPOTENCY_KEY])
+    @idempotent(secret_fields=("secret",))
     def post(self, request, **kwargs):
         _, game = self.scope(request, **kwargs)
         data = self.serializer_class(data=request.data)
@@ -149,10 +163,20 @@ class WebhookListView(_WebhookView):
         except webhooks.WebhookRefused as refused:
             raise ValidationError({"url": [str(refused)]}) from None
         return Response(self.secret_serializer_class(webhook).data,
-                        status=status.HTTP_201_CREATED)
+                        status=status.HTTP_201_CREATED,
+                        headers={"Location": self.address(request, webhook)})
+
+    def address(self, request, webhook: Webhook) -> str:
+        return request.build_absolute_uri(reverse("api-webhook", kwargs={"pk": webhook.pk}))
 
 
 class WebhookDetailView(_WebhookView):
+    @extend_schema(operation_id="get_webhook", tags=["webhooks"], summary="One of my webhooks",
+                   description=f"{MANAGE_NEEDED} Without its secret.",
+                   responses={200: WebhookSerializer})
+    def get(self, request, pk: int, **kwargs):
+        return Response(self.serializer_class(self.hook(request, pk, **kwargs)).data)
+
     @extend_schema(operation_id="delete_webhook", tags=["webhooks"],
                    summary="Delete a webhook", description=MANAGE_NEEDED, responses={204: None})
     def delete(self, request, pk: int, **kwargs):
@@ -200,6 +224,40 @@ class WebhookDeliveriesView(_WebhookView):
         return Response(DeliverySerializer(webhook.deliveries.all()[:100], many=True).data)
 
 
+class WebhookPingView(_WebhookView):
+    schema_more_errors = (409,)  # a webhook that is off
+
+    @extend_schema(operation_id="ping_webhook", tags=["webhooks"],
+                   summary="Send a webhook a ping", request=None,
+                   description=f"{MANAGE_NEEDED} Queues a `ping` delivery (`Turnpost-Event: "
+                               "ping`, signed like every delivery): its result shows in the "
+                               "delivery log. 409 `webhook_disabled` for a webhook that is off.",
+                   responses={202: DeliverySerializer})
+    def post(self, request, pk: int, **kwargs):
+        webhook = self.hook(request, pk, **kwargs)
+        _require_active(webhook)
+        return Response(DeliverySerializer(webhooks.webhook_ping(webhook=webhook)).data,
+                        status=status.HTTP_202_ACCEPTED)
+
+
+class WebhookRedeliverView(_WebhookView):
+    schema_more_errors = (409,)
+
+    @extend_schema(operation_id="redeliver_webhook_delivery", tags=["webhooks"],
+                   summary="Send one of a webhook's deliveries again", request=None,
+                   description=f"{MANAGE_NEEDED} Queues the delivery's very body once more, "
+                               "as a new delivery with its own id (`Turnpost-Delivery`) and "
+                               "attempts. 409 `webhook_disabled` for a webhook that is off.",
+                   responses={202: DeliverySerializer})
+    @idempotent()
+    def post(self, request, pk: int, delivery_id: int, **kwargs):
+        webhook = self.hook(request, pk, **kwargs)
+        delivery = get_object_or_404(webhook.deliveries, pk=delivery_id)
+        _require_active(webhook)
+        return Response(DeliverySerializer(webhooks.delivery_redeliver(delivery=delivery)).data,
+                        status=status.HTTP_202_ACCEPTED)
+
+
 # ---- a game's webhooks: the same operations on the game's webhooks -----------------------------
 
 
@@ -215,12 +273,22 @@ class GameWebhookListView(_GameScope, WebhookListView):
                    summary="Register a webhook for a game's public events",
                    description=f"{MANAGE_NEEDED} The answer shows the signing secret, this once.",
                    request=GameWebhookSerializer,
-                   responses={201: GameWebhookWithSecretSerializer})
+                   responses={201: GameWebhookWithSecretSerializer}, parameters=[IDEMPOTENCY_KEY])
     def post(self, request, **kwargs):
         return super().post(request, **kwargs)
 
+    def address(self, request, webhook: Webhook) -> str:
+        return request.build_absolute_uri(reverse(
+            "api-game-webhook", kwargs={"game_id": webhook.game_id, "pk": webhook.pk}))
+
 
 class GameWebhookDetailView(_GameScope, WebhookDetailView):
+    @extend_schema(operation_id="get_game_webhook", tags=["webhooks"],
+                   summary="One of a game's webhooks", description=f"{MANAGE_NEEDED} Without "
+                   "its secret.", responses={200: GameWebhookSerializer})
+    def get(self, request, pk: int, **kwargs):
+        return super().get(request, pk, **kwargs)
+
     @extend_schema(operation_id="delete_game_webhook", tags=["webhooks"],
                    summary="Delete a game's webhook", description=MANAGE_NEEDED,
                    responses={204: None})
@@ -255,3 +323,21 @@ class GameWebhookDeliveriesView(_GameScope, WebhookDeliveriesView):
                    responses={200: DeliverySerializer(many=True)})
     def get(self, request, pk: int, **kwargs):
         return super().get(request, pk, **kwargs)
+
+
+class GameWebhookPingView(_GameScope, WebhookPingView):
+    @extend_schema(operation_id="ping_game_webhook", tags=["webhooks"],
+                   summary="Send a game's webhook a ping", request=None,
+                   description=f"{MANAGE_NEEDED} As for your own webhooks.",
+                   responses={202: DeliverySerializer})
+    def post(self, request, pk: int, **kwargs):
+        return super().post(request, pk, **kwargs)
+
+
+class GameWebhookRedeliverView(_GameScope, WebhookRedeliverView):
+    @extend_schema(operation_id="redeliver_game_webhook_delivery", tags=["webhooks"],
+                   summary="Send one of a game's webhook's deliveries again", request=None,
+                   description=f"{MANAGE_NEEDED} As for your own webhooks.",
+                   responses={202: DeliverySerializer})
+    def post(self, request, pk: int, delivery_id: int, **kwargs):
+        return super().post(request, pk, delivery_id, **kwargs)

@@ -10,6 +10,9 @@ urlpatterns = [
          name="api-webhook-rotate-secret"),
     path("<int:pk>/deliveries/", api.WebhookDeliveriesView.as_view(),
          name="api-webhook-deliveries"),
+    path("<int:pk>/ping/", api.WebhookPingView.as_view(), name="api-webhook-ping"),
+    path("<int:pk>/deliveries/<int:delivery_id>/redeliver/", api.WebhookRedeliverView.as_view(),
+         name="api-webhook-redeliver"),
 ]
 
 #: The same operations on one game's webhooks, under /api/v1/games/<game_id>/webhooks/.
@@ -22,4 +25,7 @@ game_urlpatterns = [
          name="api-game-webhook-rotate-secret"),
     path("<int:pk>/deliveries/", api.GameWebhookDeliveriesView.as_view(),
          name="api-game-webhook-deliveries"),
+    path("<int:pk>/ping/", api.GameWebhookPingView.as_view(), name="api-game-webhook-ping"),
+    path("<int:pk>/deliveries/<int:delivery_id>/redeliver/",
+         api.GameWebhookRedeliverView.as_view(), name="api-game-webhook-redeliver"),
 ]

@@ -17,6 +17,7 @@ from datetime import timedelta
 
 from allauth.account.models import EmailAddress
 from django.conf import settings
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext
 from drf_spectacular.utils import extend_schema
@@ -40,6 +41,7 @@ from accounts.services import LoginLocked, password_login
 from accounts.tokens import ALL_SCOPES, TokenError, token_create, token_revoke, tokens_of
 from config.throttling import ScopedRateThrottle
 from games.api.errors import error_body
+from games.api.idempotency import IDEMPOTENCY_KEY, idempotent
 from games.exceptions import GameError, NotAllowed
 
 
@@ -119,7 +121,9 @@ class AccessTokenListView(APIView):
                    description=f"{MANAGE_NEEDED} A token makes tokens only with scopes it has "
                                "and lasting no longer than itself.",
                    request=AccessTokenCreateSerializer,
-                   responses={201: AccessTokenCreatedSerializer})
+                   responses={201: AccessTokenCreatedSerializer},
+                   parameters=[IDEMPOTENCY_KEY])
+    @idempotent(secret_fields=("token",))  # only the token's digest is ever stored
     def post(self, request):
         serializer = AccessTokenCreateSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
@@ -143,7 +147,9 @@ class AccessTokenListView(APIView):
         except TokenError as error:
             raise TokenRefused(str(error)) from None
         body = {**AccessTokenSerializer(token).data, "token": raw}
-        return Response(body, status=status.HTTP_201_CREATED)
+        location = request.build_absolute_uri(reverse("api-token-detail",
+                                                      kwargs={"token_id": token.pk}))
+        return Response(body, status=status.HTTP_201_CREATED, headers={"Location": location})
 
 
 class AccessTokenDetailView(APIView):

@@ -9,7 +9,7 @@ from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.core.exceptions import RequestDataTooBig
 from django.db import DatabaseError, InterfaceError, OperationalError
 from django.http import Http404, JsonResponse
-from django.utils.translation import gettext
+from django.utils.translation import gettext, gettext_lazy
 from django.views import defaults
 from rest_framework import exceptions, status
 from rest_framework.response import Response
@@ -38,8 +38,56 @@ _CODES = {
 }
 
 
+#: Every `code` an API error can carry: the schema's ErrorCodeEnum (tests/api/test_conventions.py
+#: checks that each code the project raises is here).
+ERROR_CODES = (
+    "bad_request", "malformed_request", "invalid", "invalid_query", "not_authenticated",
+    "authentication_failed", "permission_denied", "insufficient_scope", "not_allowed",
+    "not_found", "method_not_allowed", "not_acceptable", "unsupported_media_type",
+    "request_too_large", "throttled", "too_many_login_attempts", "invalid_token_request",
+    "idempotency_key_reused", "game_error", "invalid_game_setup", "lobby_error",
+    "stale_version", "illegal_action", "game_not_running", "invalid_transition",
+    "invalid_message", "invalid_report", "invalid_invitation", "engine_error", "undo_refused",
+    "moderation_error", "invalid_queue", "invalid_orders", "your_move",
+    "webhook_disabled", "database_unavailable", "server_error", "error",
+)
+
+#: The code of an error answer that carries no body of ours (a page from Django's machinery).
+STATUS_CODES = {400: "bad_request", 403: "permission_denied", 404: "not_found",
+                405: "method_not_allowed", 406: "not_acceptable", 413: "request_too_large",
+                415: "unsupported_media_type", 429: "throttled", 503: "database_unavailable"}
+
+#: `details.fields` key for what concerns the request as a whole (DRF's own name).
+NON_FIELD = "non_field_errors"
+
+
 def error_body(code: str, message: str, details=None) -> dict:
     return {"code": code, "message": message, "details": details or {}}
+
+
+def field_errors(detail, prefix: str = "") -> dict[str, list[str]]:
+    """DRF's error detail in one shape, `{field: [messages]}`: a nested field is named by its
+    path (`options.rounds`, `kinds.0`), messages about the whole body go under
+    `non_field_errors`. DRF gives dicts of lists, dicts of strings or plain lists."""
+    if isinstance(detail, dict):
+        fields: dict[str, list[str]] = {}
+        for name, value in detail.items():
+            inner = prefix if name in (NON_FIELD, "detail") and prefix else (
+                f"{prefix}.{name}" if prefix else str(name))
+            for field, messages in field_errors(value, inner).items():
+                fields.setdefault(field, []).extend(messages)
+        return fields
+    if isinstance(detail, (list, tuple)):
+        if all(not isinstance(item, (dict, list, tuple)) for item in detail):
+            return {prefix or NON_FIELD: [str(item) for item in detail]} if detail else {}
+        fields = {}
+        for index, item in enumerate(detail):
+            # A list of objects (a ListField of dicts): each item named by its index.
+            path = f"{prefix}.{index}" if prefix else str(index)
+            for field, messages in field_errors(item, path).items():
+                fields.setdefault(field, []).extend(messages)
+        return fields
+    return {prefix or NON_FIELD: [str(detail)]}
 
 
 def _first_message(detail) -> str:
@@ -51,6 +99,23 @@ def _first_message(detail) -> str:
     if isinstance(detail, list):
         return _first_message(detail[0]) if detail else gettext("Invalid input.")
     return str(detail)
+
+
+_STATUS_MESSAGES = {
+    404: gettext_lazy("There is nothing at this address."),
+    405: gettext_lazy("This method is not allowed here."),
+    406: gettext_lazy("This address answers JSON only (Accept: application/json)."),
+    413: RequestTooLarge.default_detail,
+    415: gettext_lazy("Send the body as JSON (Content-Type: application/json)."),
+}
+
+
+def status_error_body(status_code: int) -> dict:
+    """The body of an error answer that Django's machinery made without one of ours."""
+    if status_code >= 500:
+        return _server_error_body()
+    message = _STATUS_MESSAGES.get(status_code) or gettext("The request could not be understood.")
+    return error_body(STATUS_CODES.get(status_code, "bad_request"), str(message))
 
 
 def _database_unavailable_body() -> dict:
@@ -89,7 +154,7 @@ def exception_handler(exc, context):
         return Response(_server_error_body(), status=500)
     code = next((c for cls, c in _CODES.items() if isinstance(exc, cls)), "error")
     if isinstance(exc, exceptions.ValidationError):
-        body = error_body(code, _first_message(exc.detail), {"fields": exc.detail})
+        body = error_body(code, _first_message(exc.detail), {"fields": field_errors(exc.detail)})
     else:
         body = error_body(code, _first_message(exc.detail))
     if isinstance(exc, exceptions.Throttled) and exc.wait:

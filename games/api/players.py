@@ -3,8 +3,16 @@ rematches, and the engine/player filters of the game list. Thin, like the rest o
 
 from __future__ import annotations
 
+import json
+from datetime import UTC
+
+from asgiref.sync import sync_to_async
 from django.contrib.auth import get_user_model
+from django.core.handlers.asgi import ASGIRequest
+from django.http import StreamingHttpResponse
 from django.shortcuts import get_object_or_404
+from django.utils.dateparse import parse_datetime
+from django.utils.timezone import make_aware
 from django.utils.translation import gettext
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
@@ -16,10 +24,11 @@ from rest_framework.views import APIView
 
 from accounts.api.permissions import TokenScopeRequired
 from games import selectors, services
-from games.api.serializers import GameDetailSerializer
+from games.api.serializers import GameDetailSerializer, GameExportSerializer
 from games.engines.registry import UnknownEngine, all_engines, get_engine
 from games.exceptions import NotAllowed
-from games.models import GameStatus, Rating
+from games.log.export import game_export
+from games.models import Game, GameStatus, Rating
 from games.selectors import profiles
 from games.services import invitations as invites
 from games.services import ratings
@@ -94,7 +103,7 @@ class GamePlayersMixin:
     @route(detail=True, methods=["post"])
     def rematch(self, request, pk=None):
         game = services.game_rematch(game_id=self.get_object().pk, user=request.user)
-        return self._detail(game, status.HTTP_201_CREATED)
+        return self._created(game)
 
 
 class InviteLinkJoinView(APIView):
@@ -171,3 +180,80 @@ class LeaderboardView(generics.ListAPIView):
         except UnknownEngine:
             raise NotFound(gettext("There is no such game.")) from None
         return ratings.leaderboard(self.kwargs["engine"])
+
+
+#: Games read and written per database round in a bulk export.
+EXPORT_BATCH = 20
+
+
+def _export_lines(game_ids: list[int]) -> str:
+    """These finished games' exports, one JSON object a line, in the given order."""
+    games = Game.objects.filter(pk__in=game_ids).prefetch_related("seats__user")
+    by_id = {game.pk: game for game in games}
+    return "".join(json.dumps(game_export(by_id[game_id], None), separators=(",", ":")) + "\n"
+                   for game_id in game_ids if game_id in by_id)
+
+
+def _batches(game_ids: list[int]) -> list[list[int]]:
+    return [game_ids[start:start + EXPORT_BATCH]
+            for start in range(0, len(game_ids), EXPORT_BATCH)]
+
+
+class UserGamesExportView(APIView):
+    """A player's finished games in bulk (Lichess' /api/games/user/{name}): one game export a
+    line, newest first, streamed as it is read."""
+
+    permission_classes = [permissions.AllowAny, TokenScopeRequired]
+    streamed = True  # for the schema: ConditionalGetMiddleware tags no streamed body
+
+    @extend_schema(
+        operation_id="export_user_games", tags=["players"],
+        summary="A player's finished games, one export a line (NDJSON)",
+        description="Every finished game the player sat in that the caller may see, newest "
+                    "first, each line one game's export as `GET /api/v1/games/{id}/export/` "
+                    "answers it (with its seed and result): `python manage.py verify_export "
+                    "FILE` replays a saved stream line by line. Streamed as it is read: a "
+                    "client reads lines as they come.",
+        parameters=[
+            OpenApiParameter("engine", OpenApiTypes.STR, description="Only games of this "
+                             "engine."),
+            OpenApiParameter("since", OpenApiTypes.DATETIME,
+                             description="Only games finished at or after this instant."),
+            OpenApiParameter("until", OpenApiTypes.DATETIME,
+                             description="Only games finished before this instant."),
+            OpenApiParameter("max", OpenApiTypes.INT, description="At most this many games."),
+        ],
+        responses={(200, "application/x-ndjson"): GameExportSerializer})
+    def get(self, request, username):
+        player = get_object_or_404(get_user_model(), username=username, is_active=True)
+        games = selectors.game_list(user=request.user, status=GameStatus.FINISHED).filter(
+            seats__user=player)
+        games = player_filters(games, {"engine": request.query_params.get("engine", "")})
+        for name, lookup in (("since", "finished_at__gte"), ("until", "finished_at__lt")):
+            if name in request.query_params:
+                games = games.filter(**{lookup: _instant(request.query_params[name], name)})
+        game_ids = list(games.order_by("-finished_at", "-id").values_list("pk", flat=True))
+        if "max" in request.query_params:
+            game_ids = game_ids[:_count(request.query_params["max"])]
+        if isinstance(request._request, ASGIRequest):
+            async def lines():
+                for batch in _batches(game_ids):
+                    yield await sync_to_async(_export_lines)(batch)
+        else:
+            def lines():
+                for batch in _batches(game_ids):
+                    yield _export_lines(batch)
+        return StreamingHttpResponse(lines(), content_type="application/x-ndjson")
+
+
+def _instant(raw: str, name: str):
+    moment = parse_datetime(raw)
+    if moment is None:
+        raise ValidationError({name: gettext("Must be a date and time (ISO 8601).")})
+    return moment if moment.tzinfo else make_aware(moment, UTC)
+
+
+def _count(raw: str) -> int:
+    if not (raw.isascii() and raw.isdigit() and len(raw) <= 9):
+        raise ValidationError({"max": gettext("Must be a whole number (0 or more).")})
+    return int(raw)

@@ -1,10 +1,13 @@
 """The OpenAPI schema says what the API does: every operation lists the errors it can answer,
-all with one `Error` component, the body every API error has ({code, message, details})."""
+all with one `Error` component, the body every API error has ({code, message, details}), and
+the response headers each answer carries (components/headers)."""
 
 from __future__ import annotations
 
 from drf_spectacular.openapi import AutoSchema
 from rest_framework import permissions, serializers
+
+from games.api.errors import ERROR_CODES
 
 ERROR_DESCRIPTIONS = {
     400: "The request is malformed or a field is invalid (`details.fields` names them).",
@@ -14,20 +17,68 @@ ERROR_DESCRIPTIONS = {
     404: "There is no such object, or the caller may not see it.",
     409: "The game moved on (`stale_version`) or is not in a state that allows this.",
     422: "Well-formed but refused: an illegal action, or an Idempotency-Key reused "
-         "with another body.",
+         "with another request (`idempotency_key_reused`).",
     429: "Too many requests; the Retry-After header (and `details.retry_after_seconds`) say "
          "when to try again.",
 }
 
 
+class ErrorDetailsSerializer(serializers.Serializer):
+    """Facts beside the message; each key only where it applies, others may come."""
+
+    fields = serializers.DictField(
+        child=serializers.ListField(child=serializers.CharField()), required=False,
+        help_text="Invalid input (400 `invalid`): each field's messages, always a list. A nested "
+                  "field is named by its path (`options.rounds`, `kinds.0`); what concerns the "
+                  "whole body is under `non_field_errors`.")
+    retry_after_seconds = serializers.IntegerField(
+        required=False, help_text="429 and 503: when to try again (as the Retry-After header).")
+    required_scope = serializers.CharField(
+        required=False, help_text="`insufficient_scope`: the token scope the request needs.")
+    version = serializers.IntegerField(
+        required=False, help_text="`stale_version`: the game's version now.")
+
+
 class ErrorSerializer(serializers.Serializer):
     """Every API error answers with this body."""
 
-    code = serializers.CharField(help_text="Machine-readable, e.g. `stale_version`.")
-    message = serializers.CharField(help_text="A sentence for people.")
-    details = serializers.DictField(
-        help_text="More facts: `fields` for invalid input, `retry_after_seconds` for 429, "
-                  "`required_scope` for `insufficient_scope`.")
+    code = serializers.ChoiceField(choices=ERROR_CODES,
+                                   help_text="Machine-readable, e.g. `stale_version`.")
+    message = serializers.CharField(help_text="A sentence for people, in the caller's language.")
+    details = ErrorDetailsSerializer()
+
+
+def _header(description: str, type_: str = "string") -> dict:
+    return {"description": description, "schema": {"type": type_}}
+
+
+#: The response headers, described once (components/headers) and referred to by each answer.
+RESPONSE_HEADERS = {
+    "X-Request-ID": _header("This request's id, in our logs too: quote it when reporting a "
+                            "problem. A UUID the client sent in X-Request-ID is kept."),
+    "RateLimit-Policy": _header("The limits that counted this request (IETF httpapi draft): "
+                                "`\"user\";q=600;w=60` is 600 requests per 60 seconds."),
+    "RateLimit": _header("What is left of each (IETF httpapi draft): `\"user\";r=599;t=60` is "
+                         "599 more requests, the whole quota back in 60 seconds. A 304 costs "
+                         "nothing."),
+    "X-RateLimit-Limit": _header("The tightest limit's quota per window.", "integer"),
+    "X-RateLimit-Remaining": _header("Requests left in it.", "integer"),
+    "X-RateLimit-Reset": _header("When it is whole again, in UTC epoch seconds.", "integer"),
+    "X-RateLimit-Resource": _header("Its name: `user`, `anon`, `chat` or `token`."),
+    "Retry-After": _header("Seconds to wait before trying again.", "integer"),
+    "ETag": _header("A validator of this answer: send it back in If-None-Match for a 304 while "
+                    "nothing it shows has changed."),
+    "Link": _header("RFC 8288 links to the `first`, `prev`, `next` and `last` pages."),
+    "Location": _header("The address of what this request made."),
+    "Idempotent-Replayed": _header("`true` when this answer repeats the first answer to the "
+                                   "request's Idempotency-Key (nothing was done again)."),
+}
+EVERY_ANSWER = ("X-Request-ID", "RateLimit-Policy", "RateLimit", "X-RateLimit-Limit",
+                "X-RateLimit-Remaining", "X-RateLimit-Reset", "X-RateLimit-Resource")
+
+
+def _header_refs(names) -> dict:
+    return {name: {"$ref": f"#/components/headers/{name}"} for name in names}
 
 
 class ErrorDocumentingSchema(AutoSchema):
@@ -54,7 +105,13 @@ class ErrorDocumentingSchema(AutoSchema):
             codes.add(409)
         if method == "POST" and action in getattr(self.view, "schema_unprocessable", ()):
             codes.add(422)
+        if self._takes_idempotency_key():
+            codes.add(422)  # the key reused with another request
         return codes | set(getattr(self.view, "schema_more_errors", ()))
+
+    def _takes_idempotency_key(self) -> bool:
+        return any(getattr(parameter, "name", None) == "Idempotency-Key"
+                   for parameter in self.get_override_parameters())
 
     def _resolve_path_parameters(self, variables):
         # Ids in paths are digits (lookup_value_regex): say integer, so clients take numbers.
@@ -71,8 +128,31 @@ class ErrorDocumentingSchema(AutoSchema):
             responses.setdefault(str(code), {
                 "description": ERROR_DESCRIPTIONS[code],
                 "content": {"application/json": {"schema": error.ref}},
+                "headers": self._get_response_headers_for_code(str(code), direction),
             })
         return responses
+
+    def _get_response_headers_for_code(self, status_code, direction="response"):
+        names = list(EVERY_ANSWER)
+        if status_code in ("429", "503"):
+            names.append("Retry-After")
+        elif status_code == "201":
+            names.append("Location")
+        if status_code.startswith("2") and self._takes_idempotency_key():
+            names.append("Idempotent-Replayed")
+        elif status_code in ("200", "304") and self.method == "GET":
+            if not getattr(self.view, "streamed", False):  # no ETag on a streamed body
+                names.append("ETag")
+            if status_code == "200" and self._is_list_view() and self._get_paginator():
+                names.append("Link")
+        return {**_header_refs(names),
+                **super()._get_response_headers_for_code(status_code, direction)}
+
+
+def declare_response_headers(result, generator, request, public):
+    """The headers the operations refer to, described once."""
+    result.setdefault("components", {})["headers"] = RESPONSE_HEADERS
+    return result
 
 
 def declare_nullable_types(result, generator, request, public):

@@ -456,7 +456,8 @@ class ActionResultSerializer(serializers.Serializer):
 class LogEntrySerializer(ModelSerializer):
     description = serializers.SerializerMethodField(
         help_text="The entry as the caller may read it, in the request's language (the "
-                  "signed-in player's, else Accept-Language); seats read \"Seat N\".")
+                  "signed-in player's, else Accept-Language), players named as the game's page "
+                  "names them.")
     text = serializers.SerializerMethodField(
         help_text="The same as a message key with parameters (`k`, `p`), for clients that "
                   "translate themselves; entries written before texts were kept hold their "
@@ -470,7 +471,8 @@ class LogEntrySerializer(ModelSerializer):
     def get_description(self, entry) -> str:
         return entry_text(entry, self.context.get("viewer_seat"),
                           engine_slug=self.context.get("engine"),
-                          language=self.context.get("language"))
+                          language=self.context.get("language"),
+                          names=self.context.get("names"))
 
     def get_text(self, entry) -> dict:
         return entry.text_for(self.context.get("viewer_seat"))

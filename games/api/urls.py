@@ -3,7 +3,12 @@ from rest_framework.routers import SimpleRouter
 
 from accounts.api.views import AccessTokenDetailView, AccessTokenListView, MeView, ObtainTokenView
 from games.api.autoplay import GameAutoplayView, GameQueueView, MyAutoplayView
-from games.api.players import InviteLinkJoinView, LeaderboardView, UserProfileView
+from games.api.players import (
+    InviteLinkJoinView,
+    LeaderboardView,
+    UserGamesExportView,
+    UserProfileView,
+)
 from games.api.streams import game_stream
 from games.api.views import (
     EngineDetailView,
@@ -11,6 +16,7 @@ from games.api.views import (
     GameViewSet,
     MyGamesView,
     ReportCreateView,
+    ReportDetailView,
 )
 
 router = SimpleRouter()
@@ -28,7 +34,10 @@ urlpatterns = [
     path("engines/", EngineListView.as_view(), name="api-engines"),
     path("engines/<slug:slug>/", EngineDetailView.as_view(), name="api-engine"),
     path("reports/", ReportCreateView.as_view(), name="api-reports"),
+    path("reports/<int:report_id>/", ReportDetailView.as_view(), name="api-report"),
     path("users/<str:username>/", UserProfileView.as_view(), name="api-user-profile"),
+    path("users/<str:username>/games/export/", UserGamesExportView.as_view(),
+         name="api-user-games-export"),
     path("leaderboard/<slug:engine>/", LeaderboardView.as_view(), name="api-leaderboard"),
     path("invite-links/<str:token>/join/", InviteLinkJoinView.as_view(),
          name="api-invite-link-join"),

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from django.db.models import F, Min, Q
+from django.db.models import F, Min, Q, prefetch_related_objects
+from django.shortcuts import get_object_or_404
+from django.urls import reverse
 from django.utils import translation
 from django.utils.translation import gettext
 from drf_spectacular.types import OpenApiTypes
@@ -17,6 +19,7 @@ from accounts.api.permissions import TokenScopeRequired
 from config.throttling import UserRateThrottle
 from games import selectors, services
 from games.api import etags
+from games.api.idempotency import IDEMPOTENCY_KEY, idempotency_key, idempotent
 from games.api.players import PLAYER_FILTER_PARAMETERS, GamePlayersMixin, player_filters
 from games.api.serializers import (
     ActionResultSerializer,
@@ -42,7 +45,8 @@ from games.api.serializers import (
 from games.engines.registry import UnknownEngine, all_engines, get_engine
 from games.exceptions import GameError
 from games.log.export import game_export
-from games.models import ActionSource, GameStatus
+from games.models import ActionSource, GameStatus, Report
+from games.presentation.names import seat_names
 from games.presentation.texts import engine_described, message_text, reader_language
 
 TRUE_WORDS = {"1", "true", "yes", "on"}
@@ -67,11 +71,13 @@ def wants_representation(request) -> bool:
 
 
 def _move_text(result: services.SubmitResult, request) -> str:
-    """The move's log entry as its player reads it, in the request's language, seats as
-    "Seat N" (as the log reads through the API)."""
+    """The move's log entry as its player reads it, in the request's language, players named
+    (as the log and the game's page read)."""
     if result.text is None:
         return ""
-    return message_text(result.game.engine, result.text, language=reader_language(request))
+    prefetch_related_objects([result.game], "seats__user")
+    return message_text(result.game.engine, result.text, language=reader_language(request),
+                        names=seat_names(result.game))
 
 
 class ChatThrottle(UserRateThrottle):
@@ -170,6 +176,12 @@ class GameViewSet(GamePlayersMixin, mixins.ListModelMixin, mixins.RetrieveModelM
     def _detail(self, game, code=status.HTTP_200_OK):
         return Response(self._shown(game.pk), code)
 
+    def _created(self, game):
+        """A new game's 201, with its address in Location."""
+        return Response(self._shown(game.pk), status.HTTP_201_CREATED, headers={
+            "Location": self.request.build_absolute_uri(reverse("game-detail",
+                                                                kwargs={"pk": game.pk}))})
+
     def _shown(self, game_id: int) -> dict:
         """The game as GET answers it, read in one snapshot (after a change: as it is now)."""
         with selectors.snapshot():
@@ -223,8 +235,10 @@ class GameViewSet(GamePlayersMixin, mixins.ListModelMixin, mixins.RetrieveModelM
                     "the same whoever is named (an account or not, already invited or seated): "
                     "only a first invitation of an existing player notifies them. Limited to "
                     "GAME_INVITATIONS_PER_HOUR requests an hour (429).",
+        parameters=[IDEMPOTENCY_KEY],
     )
     @route(detail=True, methods=["post"])
+    @idempotent()
     def invite(self, request, pk=None):
         serializer = InviteSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
@@ -243,7 +257,9 @@ class GameViewSet(GamePlayersMixin, mixins.ListModelMixin, mixins.RetrieveModelM
                                                     user=request.user))
 
     @extend_schema(operation_id="create_game", tags=["games"], summary="Open a new game",
-                   request=GameCreateSerializer, responses={201: GameDetailSerializer})
+                   request=GameCreateSerializer, responses={201: GameDetailSerializer},
+                   parameters=[IDEMPOTENCY_KEY])
+    @idempotent()
     def create(self, request):
         serializer = GameCreateSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
@@ -259,7 +275,7 @@ class GameViewSet(GamePlayersMixin, mixins.ListModelMixin, mixins.RetrieveModelM
             allow_spectators=data["allow_spectators"],
             **serializer.validated_terms(),
         )
-        return self._detail(game, status.HTTP_201_CREATED)
+        return self._created(game)
 
     @extend_schema(operation_id="join_game", tags=["games"], summary="Take a seat in an open game",
                    request=None, responses={200: GameDetailSerializer})
@@ -312,10 +328,7 @@ class GameViewSet(GamePlayersMixin, mixins.ListModelMixin, mixins.RetrieveModelM
         request=ActionSubmitSerializer,
         responses={200: ActionResultSerializer},
         parameters=[
-            OpenApiParameter(
-                "Idempotency-Key", OpenApiTypes.STR, OpenApiParameter.HEADER,
-                description="Retrying with the same key repeats the first result.",
-            ),
+            IDEMPOTENCY_KEY,
             OpenApiParameter(
                 "Prefer", OpenApiTypes.STR, OpenApiParameter.HEADER,
                 description="`return=representation`: the answer carries the whole `game` "
@@ -345,11 +358,9 @@ class GameViewSet(GamePlayersMixin, mixins.ListModelMixin, mixins.RetrieveModelM
         the caller's view) only when the client asks for it. Whoever may not see the game gets
         the 404 of every other route, whatever was wrong with the request."""
         serializer = ActionSubmitSerializer(data=request.data)
-        key = request.headers.get("Idempotency-Key") or None
         try:
             serializer.is_valid(raise_exception=True)
-            if key is not None and not 1 <= len(key) <= 128:
-                raise ValidationError({"Idempotency-Key": gettext("Must be 1 to 128 characters.")})
+            key = idempotency_key(request)
             # In the caller's language (a token's user, whom the middleware does not see, too):
             # a refusal's reason reads in it.
             with translation.override(reader_language(request)):
@@ -398,9 +409,10 @@ class GameViewSet(GamePlayersMixin, mixins.ListModelMixin, mixins.RetrieveModelM
                    request=None, responses={200: ChatMessageSerializer(many=True)})
     @extend_schema(methods=["POST"], operation_id="post_chat_message", tags=["chat"],
                    summary="Write in a game's chat", request=ChatPostSerializer,
-                   responses={201: ChatMessageSerializer})
+                   responses={201: ChatMessageSerializer}, parameters=[IDEMPOTENCY_KEY])
     @route(detail=True, methods=["get", "post"], throttle_classes=[ChatThrottle],
            write_scope="chat")
+    @idempotent()
     def chat(self, request, pk=None):
         """The game's chat: players write, spectators read (if the game allows spectators);
         before the game starts, those who may join write too. A line typing a command (/join,
@@ -418,8 +430,21 @@ class GameViewSet(GamePlayersMixin, mixins.ListModelMixin, mixins.RetrieveModelM
         message = services.chat_post(game_id=game.pk, user=request.user,
                                      body=serializer.validated_data["body"],
                                      source=ActionSource.API)
+        location = request.build_absolute_uri(reverse(
+            "game-chat-message", kwargs={"pk": game.pk, "message_id": message.pk}))
         return Response(ChatMessageSerializer(message, context={"request": request}).data,
-                        status=status.HTTP_201_CREATED)
+                        status=status.HTTP_201_CREATED, headers={"Location": location})
+
+    @extend_schema(operation_id="get_chat_message", tags=["chat"],
+                   summary="One message of a game's chat (the Location of a new one)",
+                   request=None, responses={200: ChatMessageSerializer})
+    @route(detail=True, methods=["get"], url_path=r"chat/(?P<message_id>[0-9]+)",
+           url_name="chat-message", pagination_class=None)
+    def chat_message(self, request, pk=None, message_id=None):
+        game = self.get_object()
+        # The lines the caller may read: another player's private lines (refusals, help) are not.
+        message = get_object_or_404(selectors.chat_lines_for(game, request.user), pk=message_id)
+        return Response(ChatMessageSerializer(message, context={"request": request}).data)
 
     @extend_schema(operation_id="list_log_entries", tags=["moves"],
                    summary="A game's log, oldest first",
@@ -445,7 +470,8 @@ class GameViewSet(GamePlayersMixin, mixins.ListModelMixin, mixins.RetrieveModelM
                 entries = entries.filter(sequence__gt=int(since))
             page = self.paginate_queryset(entries)
             context = {"viewer_seat": selectors.game_access(request.user, game).seat_number,
-                       "engine": game.engine, "language": reader_language(request)}
+                       "engine": game.engine, "language": reader_language(request),
+                       "names": seat_names(game)}
             return etags.private(self.get_paginated_response(
                 LogEntrySerializer(page, many=True, context=context).data
             ), etag)
@@ -516,7 +542,9 @@ class ReportCreateView(APIView):
 
     @extend_schema(operation_id="create_report", tags=["moderation"],
                    summary="Report a message, a player or a game",
-                   request=ReportCreateSerializer, responses={201: ReportSerializer})
+                   request=ReportCreateSerializer, responses={201: ReportSerializer},
+                   parameters=[IDEMPOTENCY_KEY])
+    @idempotent()
     def post(self, request):
         serializer = ReportCreateSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
@@ -524,4 +552,19 @@ class ReportCreateView(APIView):
         report = services.report_create(reporter=request.user, target=data["target"],
                                         object_id=data["id"], reason=data["reason"],
                                         details=data["details"])
-        return Response(ReportSerializer(report).data, status=status.HTTP_201_CREATED)
+        location = request.build_absolute_uri(reverse("api-report",
+                                                      kwargs={"report_id": report.pk}))
+        return Response(ReportSerializer(report).data, status=status.HTTP_201_CREATED,
+                        headers={"Location": location})
+
+
+class ReportDetailView(APIView):
+    """One of the caller's own reports, as the moderators have it now (its `status`)."""
+
+    permission_classes = [permissions.IsAuthenticated, TokenScopeRequired]
+
+    @extend_schema(operation_id="get_report", tags=["moderation"],
+                   summary="One of my reports and its status", responses={200: ReportSerializer})
+    def get(self, request, report_id: int):
+        report = get_object_or_404(Report, pk=report_id, reporter=request.user)
+        return Response(ReportSerializer(report).data)

@@ -272,16 +272,35 @@ class Action(models.Model):
 
 
 class IdempotencyRecord(models.Model):
-    """The first result of a move submitted with an Idempotency-Key, repeated on retries."""
+    """The first answer to a request sent with an Idempotency-Key, repeated on retries: a move
+    (its `game`; the service keeps it under the game's lock) or any API POST that creates
+    (games.api.idempotency: its status and Location). A key is the caller's, across the API."""
 
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
     key = models.CharField(max_length=128)
-    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="+")
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="+", null=True,
+                             blank=True)
     request_fingerprint = models.CharField(max_length=64)
-    response = models.JSONField()
+    response = models.JSONField(null=True)
+    status_code = models.PositiveSmallIntegerField(default=200)
+    location = models.CharField(max_length=500, blank=True)
     created_at = models.DateTimeField(auto_now_add=True, db_index=True)
 
     class Meta:
         constraints = [
             models.UniqueConstraint(fields=["user", "key"], name="unique_idempotency_key"),
         ]
+
+    @classmethod
+    def first_answer(cls, *, user, key: str, fingerprint: str,
+                     game_id: int | None = None) -> IdempotencyRecord | None:
+        """The record of `key` when this request repeats it; None for a new key. The same key
+        with another request (another body, address or game) is refused."""
+        from games.exceptions import IdempotencyKeyReused
+
+        record = cls.objects.filter(user=user, key=key).first()
+        if record is not None and (record.game_id != game_id
+                                   or record.request_fingerprint != fingerprint):
+            raise IdempotencyKeyReused(
+                gettext("This Idempotency-Key was already used for a different request."))
+        return record

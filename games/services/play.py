@@ -18,7 +18,6 @@ from games.engines import bots
 from games.engines.base import Engine, IllegalAction, canonical_action, match_legal
 from games.exceptions import (
     GameNotRunning,
-    IdempotencyKeyReused,
     IllegalMove,
     NotAllowed,
     StaleVersion,
@@ -160,15 +159,10 @@ def game_action_submit(
     with transaction.atomic():
         game = locked_game(game_id)
         if idempotency_key:
-            record = IdempotencyRecord.objects.filter(user=user, key=idempotency_key).first()
+            record = IdempotencyRecord.first_answer(
+                user=user, key=idempotency_key, game_id=game.pk,
+                fingerprint=_fingerprint(action, expected_version))
             if record is not None:
-                if (
-                    record.game_id != game.pk
-                    or record.request_fingerprint != _fingerprint(action, expected_version)
-                ):
-                    raise IdempotencyKeyReused(
-                        gettext("This Idempotency-Key was already used for a different request.")
-                    )
                 return SubmitResult(game=game, outcome=record.response, replayed=True,
                                     text=_own_entry_text(game, record.response.get("sequence")))
         if game.status != GameStatus.ACTIVE:

@@ -185,13 +185,35 @@ def signature(secret: str, timestamp: int, body: bytes) -> str:
     return f"t={timestamp},v1={digest.hexdigest()}"
 
 
-def _queue(webhook: Webhook, kind: str, payload: dict) -> None:
+def _queue(webhook: Webhook, kind: str, payload: dict) -> WebhookDelivery:
     """One delivery row (in the caller's transaction), sent by a worker after commit (the task
     named, as the tasks call this module)."""
     body = json.dumps(payload, separators=(",", ":"), ensure_ascii=False)
     delivery = WebhookDelivery.objects.create(webhook=webhook, kind=kind, body=body,
                                               next_attempt_at=timezone.now())
     publish_after_commit(app.tasks["notifications.tasks.deliver_webhook"], delivery.pk)
+    return delivery
+
+
+#: The kind of a delivery made by asking for it (a test of the address), not by an event.
+PING = "ping"
+
+
+def webhook_ping(*, webhook: Webhook) -> WebhookDelivery:
+    """A `ping` delivery to `webhook`, sent by a worker like any other (GitHub's ping): its
+    owner sees that the address answers and that the signature checks out."""
+    with translation.override(recipient_language(webhook.user)):
+        text = gettext("Ping from Turnpost: this webhook receives what you chose.")
+    return _queue(webhook, PING, _formatted(webhook, text, {
+        "event": PING, "text": text,
+        "webhook": {"id": webhook.pk, "kinds": webhook.kinds, "format": webhook.format,
+                    "game": webhook.game_id}}))
+
+
+def delivery_redeliver(*, delivery: WebhookDelivery) -> WebhookDelivery:
+    """The same body once more, as a new delivery (its own id and attempts), e.g. after the
+    receiver was down longer than the retries lasted."""
+    return _queue(delivery.webhook, delivery.kind, json.loads(delivery.body))
 
 
 def queue_for_many(notifications: list[Notification]) -> int:

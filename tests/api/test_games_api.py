@@ -146,10 +146,13 @@ def test_a_full_turn_through_the_api(players):
     # The other seat sees that a bid was made, not its amount.
     other = seat_client[1].get(f"/api/v1/games/{game_id}/").json()
     assert other["view"]["bids"] == ["hidden", None] and other["your_seat"] == 1
+    # The log names players as the game's page does.
+    first = Game.objects.get(pk=game_id).seats.get(number=0).player_name
     log = seat_client[1].get(f"/api/v1/games/{game_id}/log/").json()
-    assert log["count"] == 1 and log["results"][0]["description"] == "Seat 0 placed a secret bid."
+    assert log["count"] == 1
+    assert log["results"][0]["description"] == f"{first} placed a secret bid."
     own_log = seat_client[0].get(f"/api/v1/games/{game_id}/log/").json()
-    assert own_log["results"][0]["description"] == "Seat 0 bid 3."
+    assert own_log["results"][0]["description"] == body["description"] == f"{first} bid 3."
     assert "seed" not in str(other) and Game.objects.get(pk=game_id).seed not in str(other)
 
 

@@ -54,14 +54,16 @@ def test_a_log_entry_reads_in_each_readers_language_and_keeps_the_pick_hidden():
 
     other, spectator_like, picker = (client_for(users[1]), client_for(users[2]),
                                      client_for(users[0]))
-    assert _last_description(other, game.pk) == "Seat 0 chose a card."
+    # Players are named, as on the game's page, in every language.
+    name = game.seats.get(number=0).player_name
+    assert _last_description(other, game.pk) == f"{name} chose a card."
     assert (_last_description(other, game.pk, HTTP_ACCEPT_LANGUAGE="fa")
-            == "صندلی ۰ کارتی انتخاب کرد.")
+            == f"{name} کارتی انتخاب کرد.")
     users[2].language = "it"
     users[2].save(update_fields=["language"])
     # The player's own choice wins over the browser's.
     assert (_last_description(spectator_like, game.pk, HTTP_ACCEPT_LANGUAGE="fa")
-            == "Posto 0 ha scelto una carta.")
+            == f"{name} ha scelto una carta.")
     own = _last_description(picker, game.pk, HTTP_ACCEPT_LANGUAGE="zh-hans")
     chinese_card = translations_for("seven_wonders", "zh-hans").pgettext("seven_wonders.card",
                                                                          card)

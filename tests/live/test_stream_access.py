@@ -5,7 +5,9 @@ sockets, Redis between the processes (the hub checks access every STREAM_ACCESS_
 
 from __future__ import annotations
 
+import json
 import time
+import uuid
 from datetime import timedelta
 
 import pytest
@@ -17,6 +19,7 @@ from django.utils import timezone
 from accounts.models import PersonalAccessToken
 from accounts.tokens import digest_of, token_create, token_revoke
 from games import services
+from games.models import Game, GameStatus
 from games.services import moderation
 from tests.api.clients import token_of
 from tests.factories import PASSWORD, UserFactory, started_game
@@ -231,8 +234,31 @@ def test_every_error_on_a_stream_path_is_the_json_body(tmp_path, channel_prefix)
             assert post.headers["Allow"] == "GET"
             head = requests.head(url + path, timeout=10)
             assert head.status_code == 405 and head.headers["Allow"] == "GET"
+            assert all(uuid.UUID(answer.headers["X-Request-ID"])
+                       for answer in (bad_host, nul, post, head))
+        _the_rest_of_the_api_under_make_run(url, game, _users)
     finally:
         stop_server(process)
+
+
+def _the_rest_of_the_api_under_make_run(url: str, game, users) -> None:
+    """The same server (uvicorn, DEBUG on, as `make run`): the site's own paths answer JSON
+    errors too, with a request id and the rate limits, and a bulk export streams through ASGI."""
+    for method, path, status in (("get", "/api/v1/no-such-thing/", 404),
+                                 ("get", "/api/nothing", 404),
+                                 ("delete", "/api/v1/engines/", 405)):
+        answer = requests.request(method, url + path, timeout=10)
+        assert answer.status_code == status, answer.text[:300]
+        assert answer.headers["Content-Type"].startswith("application/json")
+        assert uuid.UUID(answer.headers["X-Request-ID"])
+        assert answer.headers["RateLimit-Policy"].startswith('"anon";q=')
+    Game.objects.filter(pk=game.pk).update(status=GameStatus.FINISHED, finished_at=timezone.now())
+    export = requests.get(f"{url}/api/v1/users/{users[0].username}/games/export/", timeout=10,
+                          stream=True)
+    assert export.status_code == 200
+    assert export.headers["Content-Type"] == "application/x-ndjson"
+    lines = [json.loads(line) for line in export.iter_lines() if line]
+    assert [line["game"] for line in lines] == [game.pk]
 
 
 @pytest.mark.slow  # 50 started games to set up: 14 s

@@ -264,6 +264,7 @@ def test_a_rematch_invites_the_same_players_and_starts_when_all_accept(api_clien
     with committed():
         answer = api_client.post(f"/api/v1/games/{game.pk}/rematch/")
     assert answer.status_code == 201
+    assert answer["Location"].endswith(f"/api/v1/games/{answer.json()['id']}/")
     rematch = Game.objects.get(pk=answer.json()["id"])
     assert (rematch.rematch_of, rematch.created_by, rematch.options, rematch.time_per_move,
             rematch.rated, rematch.num_players) == (
