@@ -92,3 +92,15 @@ def test_what_a_command_echoes_is_escaped_on_the_page(client, settings):
         page = client.post(f"/games/{game.pk}/chat/", {"body": "/invite <b>x</b>"}, follow=True)
     text = page.content.decode()
     assert "&lt;b&gt;x&lt;/b&gt;" in text and "<b>x</b>" not in text
+
+
+def test_a_private_line_at_its_own_address_is_read_by_its_player_alone():
+    anna, bruno = UserFactory(), UserFactory()
+    game = services.game_create(creator=anna, engine_slug="toy", num_players=2)
+    refused = post(token_client(anna), game, "/start")
+    assert refused.json()["private"] is True
+    address = refused["Location"]
+    assert token_client(anna).get(address).json()["id"] == refused.json()["id"]
+    assert token_client(bruno).get(address).status_code == 404
+    public = post(token_client(bruno), game, "/join")
+    assert token_client(anna).get(public["Location"]).json()["key"] == "joined"
