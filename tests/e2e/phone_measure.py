@@ -1,0 +1,71 @@
+"""How a decision is made on a phone, measured the way a player meets it: where the first place
+to tap is when the page settles (how far the player must scroll to reach it) and how many taps
+the decision takes. Shared by the phone page's tests; `python -m tests.e2e.phone_measure` is not
+a thing: the numbers come from the tests' reports (test-artifacts/phone-*.json)."""
+
+from __future__ import annotations
+
+from games.engines.base import canonical_action
+
+#: Waits two frames: the page's own scroll to the decision (on load) has happened by then.
+SETTLE = "() => new Promise(done => requestAnimationFrame(() => requestAnimationFrame(done)))"
+
+#: How far the element lies outside the viewport (0: in view), in CSS pixels.
+SCROLL_NEEDED = """(el) => { const r = el.getBoundingClientRect();
+  return Math.max(0, Math.ceil(r.bottom - window.innerHeight), Math.ceil(-r.top)); }"""
+
+
+def chosen_index(page, game, engine, seat) -> int:
+    """The index on the page of the bot's choice for this seat (a choice merged into an earlier
+    one with the same sentence is that one)."""
+    legal = engine.legal_actions(game.state, seat)
+    wanted = canonical_action(engine.bot_action(game.state, seat))
+    index = next(i for i, action in enumerate(legal) if canonical_action(action) == wanted)
+    if page.locator(f'#choices > li:has(input[name=index][value="{index}"])').count() == 0:
+        words = engine.describe(game.state, seat, legal[index], viewer=seat)
+        index = next(i for i, action in enumerate(legal)
+                     if engine.describe(game.state, seat, action, viewer=seat) == words)
+    return index
+
+
+def first_target(page):
+    """The current decision's first tappable place: a highlighted place on the board, else the
+    first listed choice."""
+    places = page.locator("#board .tap")
+    if places.count():
+        return places.first
+    return page.locator("#choices > li:not([hidden]) button.choice").first
+
+
+def tap_decision(page, game, engine, seat) -> dict:
+    """Makes the bot's choice for this seat by tapping: its place on the board (or its line in
+    the short list), then whatever the sheet asks, up to Confirm. Returns the taps and how far
+    the player had to scroll, at the page as it settled, to reach the first place to tap."""
+    page.evaluate(SETTLE)
+    scroll_to_first = first_target(page).evaluate(SCROLL_NEEDED)
+    index = chosen_index(page, game, engine, seat)
+    item = page.locator(f'#choices > li:has(input[name=index][value="{index}"])')
+    targets = (item.get_attribute("data-targets") or "").split()
+    places = [key for key in targets if page.locator(f'#board .tap[data-target="{key}"]').count()]
+    taps = 1
+    if places:
+        place = page.locator(f'#board .tap[data-target="{places[0]}"]').first
+        place.scroll_into_view_if_needed()
+        place.click()
+    else:
+        item.locator("button.choice").click()
+    page.wait_for_selector("#sheet .confirm-button, #sheet li button.choice")
+    mine = f':has(input[name=index][value="{index}"])'
+    confirm = page.locator(f"#sheet form{mine}:has(input[name=confirm][value='1']) button")
+    if confirm.count() == 0:
+        page.locator(f"#sheet li{mine} button.choice").click()
+        taps += 1
+        confirm = page.locator("#sheet .confirm-button")
+        confirm.wait_for()
+    version = game.version
+    with page.expect_navigation():
+        confirm.first.click()
+    taps += 1
+    game.refresh_from_db()
+    assert game.version > version, "Confirm did not make the move"
+    return {"taps": taps, "scroll": scroll_to_first}
