@@ -172,6 +172,8 @@ def _page_context(request, game_id):
     log = selectors.log_newest(game, LOG_ENTRIES_SHOWN * log_page + 1, up_to=at)
     log_more = len(log) > LOG_ENTRIES_SHOWN * log_page
     log = log[:LOG_ENTRIES_SHOWN * log_page]
+    log_texts = [entry_text(entry, entry.seat_number if finished else viewer_seat, names=names,
+                            engine_slug=game.engine) for entry in log]
     choices = (board.present_choices(engine, legal_actions, viewer_seat, names)
                if legal_actions else [])
     awaited = set(selectors.awaiting_seats(game))
@@ -201,9 +203,9 @@ def _page_context(request, game_id):
         "picked": bool(choices) and viewer_seat not in awaited and engine.simultaneous,
         "pick_text": _pick_text(shown, names),
         "confirms": confirms,
-        "log": _log_rows(log, [entry_text(entry, entry.seat_number if finished else viewer_seat,
-                                          names=names, engine_slug=game.engine)
-                               for entry in log], history["suffix"] if history else ""),
+        "log": _log_rows(log, log_texts, history["suffix"] if history else ""),
+        # The newest entry stays readable on the folded log: what just happened.
+        "latest": log_texts[0] if log_texts else "",
         "log_more": log_more,
         "log_page": log_page,
         "history": history,

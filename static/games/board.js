@@ -116,8 +116,8 @@
         var item = items().filter(function (li) {
           return li.querySelector("bdi").textContent === question.label;
         })[0];
-        if (!item) { return Promise.resolve(""); }
-        question.index = item.querySelector("input[name=index]").value;
+        // Gone: the server words that in the page's language.
+        question.index = item ? item.querySelector("input[name=index]").value : "gone";
         question.version = version;
       }
       url += "&index=" + encodeURIComponent(question.index);
@@ -162,8 +162,7 @@
     var question = asked;
     load(question).then(function (html) {
       if (asked !== question || sheet.dataset.sending) { return; }
-      morph(body, html || '<p class="confirm-gone">' +
-        gettext("That choice is no longer available: the game has moved on.") + "</p>");
+      morph(body, html);
       mark(question.target ? [question.target] : []);
     }).catch(function () {});
   });

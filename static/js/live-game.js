@@ -44,9 +44,22 @@
       .then(function (html) {
         // A Confirm being sent ends in a new page anyway; cutting it off would lose it.
         if (document.documentElement.dataset.submitting) { return; }
+        if (marker().dataset.status === "open" && html.indexOf('data-status="open"') < 0) {
+          // The game started: a new page, with its board's own styles (allowed by the
+          // nonce of the page they come with).
+          window.location.reload();
+          return;
+        }
         window.Idiomorph.morph(region, html, {
           morphStyle: "innerHTML",
-          callbacks: {beforeNodeMorphed: function (old) { return old.nodeType !== 1 || keep(old); }},
+          callbacks: {
+            beforeNodeMorphed: function (old) {
+              // The board's styles stay those the page loaded with (a nonce is for one page).
+              return old.nodeType !== 1 || old.tagName !== "STYLE" && keep(old);
+            },
+            // A section the player opened or closed (the log) stays as they left it.
+            beforeAttributeUpdated: function (name) { return name !== "open"; },
+          },
         });
         follow(mode);
         document.dispatchEvent(new CustomEvent("game:updated"));
