@@ -1,7 +1,7 @@
 """How a decision is made on a phone, measured the way a player meets it: where the first place
 to tap is when the page settles (how far the player must scroll to reach it) and how many taps
-the decision takes. Shared by the phone page's tests; `python -m tests.e2e.phone_measure` is not
-a thing: the numbers come from the tests' reports (test-artifacts/phone-*.json)."""
+the decision takes. Shared by the browser tests that play whole games; the numbers land in
+their reports (test-artifacts/phone-*.json, play-*.json)."""
 
 from __future__ import annotations
 
@@ -37,10 +37,11 @@ def first_target(page):
     return page.locator("#choices > li:not([hidden]) button.choice").first
 
 
-def tap_decision(page, game, engine, seat) -> dict:
+def tap_decision(page, game, engine, seat, shot: str | None = None) -> dict:
     """Makes the bot's choice for this seat by tapping: its place on the board (or its line in
     the short list), then whatever the sheet asks, up to Confirm. Returns the taps and how far
-    the player had to scroll, at the page as it settled, to reach the first place to tap."""
+    the player had to scroll, at the page as it settled, to reach the first place to tap.
+    `shot`: where to keep a picture of the open sheet."""
     page.evaluate(SETTLE)
     scroll_to_first = first_target(page).evaluate(SCROLL_NEEDED)
     index = chosen_index(page, game, engine, seat)
@@ -55,6 +56,8 @@ def tap_decision(page, game, engine, seat) -> dict:
     else:
         item.locator("button.choice").click()
     page.wait_for_selector("#sheet .confirm-button, #sheet li button.choice")
+    if shot:
+        page.screenshot(path=shot)
     mine = f':has(input[name=index][value="{index}"])'
     confirm = page.locator(f"#sheet form{mine}:has(input[name=confirm][value='1']) button")
     if confirm.count() == 0:
