@@ -148,6 +148,21 @@ def test_the_preview_of_a_card_that_draws_from_the_deck_shows_no_numbers():
     assert checked, "no card draw came up"
 
 
+def bot_move(game, users) -> None:
+    """The bot's choice for the first awaited seat, through the service, or the resolution
+    that is due when nobody is awaited; `game` is read again after it."""
+    engine = get_engine(game.engine)
+    active = engine.active_seats(game.state)
+    if not active:
+        services.game_resolve(game_id=game.pk)
+    else:
+        with committed():
+            services.game_action_submit(game_id=game.pk, user=users[active[0]],
+                                        action=engine.bot_action(game.state, active[0]),
+                                        expected_version=game.version)
+    game.refresh_from_db()
+
+
 def test_simultaneous_turn_state_shows_who_picked_and_folds_my_choices(client):
     game, users = started_game(3, engine="seven_wonders", seed="page-7w")
     engine = get_engine("seven_wonders")
@@ -172,20 +187,11 @@ def test_simultaneous_turn_state_shows_who_picked_and_folds_my_choices(client):
 
 def test_history_shows_the_board_as_it_was_for_me_then_and_everything_after_the_end(client):
     game, users = started_game(3, engine="seven_wonders", seed="page-history")
-    engine = get_engine("seven_wonders")
     game.refresh_from_db()
     first_hand = [c for c in game.state["hands"][0]]
     others_hand = game.state["hands"][1]
     while game.status == "active":
-        seat = engine.active_seats(game.state)[0] if engine.active_seats(game.state) else None
-        if seat is None:
-            services.game_resolve(game_id=game.pk)
-        else:
-            with committed():
-                services.game_action_submit(game_id=game.pk, user=users[seat],
-                                            action=engine.bot_action(game.state, seat),
-                                            expected_version=game.version)
-        game.refresh_from_db()
+        bot_move(game, users)
     from games.engines.seven_wonders.data import CARDS
 
     client.force_login(users[0])
@@ -283,15 +289,8 @@ def test_the_turn_and_deadline_come_first_and_the_log_folds_below_the_board(clie
 
 def test_the_log_is_paged(client):
     game, users = started_game(2, engine="stone_age", seed="page-v3-log")
-    engine = get_engine("stone_age")
     for _ in range(40):
-        game.refresh_from_db()
-        seat = engine.active_seats(game.state)[0]
-        with committed():
-            services.game_action_submit(game_id=game.pk, user=users[seat],
-                                        action=engine.bot_action(game.state, seat),
-                                        expected_version=game.version)
-    game.refresh_from_db()
+        bot_move(game, users)
     client.force_login(users[0])
     first = client.get(f"/games/{game.pk}/").content.decode()
     log = first.split('id="log"')[1]

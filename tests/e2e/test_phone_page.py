@@ -96,6 +96,7 @@ def test_every_decision_is_in_view_and_takes_two_taps(slug, players, viewport, l
     assert out_of_view == [], out_of_view[:10]
     assert taps <= 2, report
     assert reloaded == [], "the page navigated while the bots moved"
+    assert weight <= MAX_PAGE_BYTES, weight
     assert page.csp_violations == [], page.csp_violations
 
 
