@@ -84,8 +84,10 @@
   // at #play after a move, and the board may be taller than the phone).
   function reveal(first) {
     if (!first || location.hash.length > 1 && location.hash !== "#play") { return; }
-    var box = first.getBoundingClientRect();
-    if (box.top < 0 || box.bottom > window.innerHeight) {
+    var box = first.getBoundingClientRect(), bar = document.getElementById("turn-bar");
+    // Under the turn bar (it stays at the top) is out of view too.
+    if (box.top < (bar ? bar.getBoundingClientRect().bottom : 0) ||
+        box.bottom > window.innerHeight) {
       first.scrollIntoView({block: box.height > window.innerHeight / 2 ? "start" : "center"});
     }
   }
@@ -221,4 +223,6 @@
 
   var first = decorate(), deciding = !!first;
   reveal(first);
+  // The browser's own jump to #play (the page after a move) may come after this script.
+  window.addEventListener("load", function () { reveal(first); });
 })();

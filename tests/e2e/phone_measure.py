@@ -10,9 +10,13 @@ from games.engines.base import canonical_action
 #: Waits two frames: the page's own scroll to the decision (on load) has happened by then.
 SETTLE = "() => new Promise(done => requestAnimationFrame(() => requestAnimationFrame(done)))"
 
-#: How far the element lies outside the viewport (0: in view), in CSS pixels.
+#: How far the element lies outside the viewport (0: in view), in CSS pixels; a page's bar that
+#: stays at the top (the turn bar) hides what is under it.
 SCROLL_NEEDED = """(el) => { const r = el.getBoundingClientRect();
-  return Math.max(0, Math.ceil(r.bottom - window.innerHeight), Math.ceil(-r.top)); }"""
+  const bar = document.getElementById("turn-bar");
+  const top = bar && getComputedStyle(bar).position === "sticky"
+    ? Math.max(0, bar.getBoundingClientRect().bottom) : 0;
+  return Math.max(0, Math.ceil(r.bottom - window.innerHeight), Math.ceil(top - r.top)); }"""
 
 
 def chosen_index(page, game, engine, seat) -> int:

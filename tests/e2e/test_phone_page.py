@@ -75,9 +75,9 @@ def test_every_decision_is_in_view_and_takes_two_taps(slug, players, viewport, l
             shot = (str(ARTIFACTS / f"phone-{slug}-{viewport['width']}-{language}-{len(rows)}.png")
                     if len(rows) in (1, 5) else None)
             row = tap_decision(page, game, engine, seat, shot=shot)
-        except Exception:
+        except Exception as error:
             page.screenshot(path=str(ARTIFACTS / f"phone-{slug}-failed.png"))
-            raise AssertionError(f"decision {len(rows)} at version {game.version}") from None
+            raise AssertionError(f"decision {len(rows)} at version {game.version}") from error
         # After Confirm the new page opens at the board; it is the only navigation there is.
         page.evaluate("() => { window.sameDocument = true; }")
         rows.append(row)
