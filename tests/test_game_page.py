@@ -14,6 +14,7 @@ from games.engines.base import SeededRandom
 from games.engines.registry import get_engine
 from games.presentation import board
 from games.presentation.names import with_names
+from games.web import views
 from tests.factories import UserFactory, committed, started_game
 
 pytestmark = pytest.mark.django_db
@@ -287,16 +288,18 @@ def test_the_turn_and_deadline_come_first_and_the_log_folds_below_the_board(clie
     assert "Waiting for" in bar.split("</p>")[0]
 
 
-def test_the_log_is_paged(client):
+def test_the_log_is_paged(client, monkeypatch):
+    monkeypatch.setattr(views, "LOG_ENTRIES_SHOWN", 1)  # pages of 1: three moves make three
     game, users = started_game(2, engine="stone_age", seed="page-v3-log")
-    for _ in range(40):
+    for _ in range(3):
         bot_move(game, users)
     client.force_login(users[0])
-    first = client.get(f"/games/{game.pk}/").content.decode()
-    log = first.split('id="log"')[1]
-    assert log.count('class="step"') == 30 and "?log=2#log" in log
-    second = client.get(f"/games/{game.pk}/", {"log": 2}).content.decode().split('id="log"')[1]
-    assert second.count('class="step"') == min(60, game.version)
+    log = client.get(f"/games/{game.pk}/").content.decode().split('id="log"')[1]
+    assert log.count('class="step"') == 1 and "?log=2#log" in log
+    log = client.get(f"/games/{game.pk}/", {"log": 2}).content.decode().split('id="log"')[1]
+    assert log.count('class="step"') == 2 and "?log=3#log" in log
+    log = client.get(f"/games/{game.pk}/", {"log": 9}).content.decode().split('id="log"')[1]
+    assert log.count('class="step"') == game.version and "?log=10" not in log
     assert client.get(f"/games/{game.pk}/", {"log": "x"}).status_code == 200
 
 
