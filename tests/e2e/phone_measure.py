@@ -70,8 +70,10 @@ def tap_decision(page, game, engine, seat, shot: str | None = None) -> dict:
         confirm = page.locator("#sheet .confirm-button")
         confirm.wait_for()
     version = game.version
-    with page.expect_navigation():
-        confirm.first.click()
+    # The move's request plays the bots' answers too (Celery runs in-process in tests), which
+    # takes long on a busy machine: the new page is awaited, however long it takes.
+    with page.expect_navigation(timeout=0):
+        confirm.first.click(no_wait_after=True)
     taps += 1
     game.refresh_from_db()
     assert game.version > version, "Confirm did not make the move"
