@@ -71,8 +71,8 @@ def tap_decision(page, game, engine, seat, shot: str | None = None) -> dict:
         confirm.wait_for()
     version = game.version
     # The move's request plays the bots' answers too (Celery runs in-process in tests), which
-    # takes long on a busy machine: the new page is awaited, however long it takes.
-    with page.expect_navigation(timeout=0):
+    # takes long on a busy machine: the new page is awaited for up to five minutes.
+    with page.expect_navigation(timeout=300_000):
         confirm.first.click(no_wait_after=True)
     taps += 1
     game.refresh_from_db()
