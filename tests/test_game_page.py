@@ -14,7 +14,8 @@ from games.engines.base import SeededRandom
 from games.engines.registry import get_engine
 from games.presentation import board
 from games.presentation.names import with_names
-from tests.factories import committed, started_game
+from games.web import views
+from tests.factories import UserFactory, committed, started_game
 
 pytestmark = pytest.mark.django_db
 
@@ -148,6 +149,21 @@ def test_the_preview_of_a_card_that_draws_from_the_deck_shows_no_numbers():
     assert checked, "no card draw came up"
 
 
+def bot_move(game, users) -> None:
+    """The bot's choice for the first awaited seat, through the service, or the resolution
+    that is due when nobody is awaited; `game` is read again after it."""
+    engine = get_engine(game.engine)
+    active = engine.active_seats(game.state)
+    if not active:
+        services.game_resolve(game_id=game.pk)
+    else:
+        with committed():
+            services.game_action_submit(game_id=game.pk, user=users[active[0]],
+                                        action=engine.bot_action(game.state, active[0]),
+                                        expected_version=game.version)
+    game.refresh_from_db()
+
+
 def test_simultaneous_turn_state_shows_who_picked_and_folds_my_choices(client):
     game, users = started_game(3, engine="seven_wonders", seed="page-7w")
     engine = get_engine("seven_wonders")
@@ -172,20 +188,11 @@ def test_simultaneous_turn_state_shows_who_picked_and_folds_my_choices(client):
 
 def test_history_shows_the_board_as_it_was_for_me_then_and_everything_after_the_end(client):
     game, users = started_game(3, engine="seven_wonders", seed="page-history")
-    engine = get_engine("seven_wonders")
     game.refresh_from_db()
     first_hand = [c for c in game.state["hands"][0]]
     others_hand = game.state["hands"][1]
     while game.status == "active":
-        seat = engine.active_seats(game.state)[0] if engine.active_seats(game.state) else None
-        if seat is None:
-            services.game_resolve(game_id=game.pk)
-        else:
-            with committed():
-                services.game_action_submit(game_id=game.pk, user=users[seat],
-                                            action=engine.bot_action(game.state, seat),
-                                            expected_version=game.version)
-        game.refresh_from_db()
+        bot_move(game, users)
     from games.engines.seven_wonders.data import CARDS
 
     client.force_login(users[0])
@@ -220,3 +227,116 @@ def test_history_before_the_end_keeps_other_hands_hidden(client):
     hand = page.split("Your hand")[1].split("Cities")[0]
     assert not [name for name in others if name in hand], "the ?as= view is only for the end"
     assert client.get(f"/games/{game.pk}/", {"at": "99"}).status_code == 200
+
+
+# ----- the phone page, version 3 ----------------------------------------------------------------
+
+
+def stone_age_at_placement(client):
+    """A Stone Age game at its first placement, with its player to act signed in."""
+    game, users = started_game(2, engine="stone_age", seed="page-v3")
+    engine = get_engine("stone_age")
+    seat = engine.active_seats(game.state)[0]
+    client.force_login(users[seat])
+    return game, users, seat, engine
+
+
+def test_a_tapped_place_lists_each_of_its_choices_with_its_own_confirm(client):
+    game, users, seat, engine = stone_age_at_placement(client)
+    legal = engine.legal_actions(game.state, seat)
+    at_forest = [i for i, action in enumerate(legal) if action.get("location") == "forest"]
+    assert len(at_forest) > 1, "the forest takes 1 to 5 people"
+    sheet = client.get(f"/games/{game.pk}/preview/",
+                       {"target": "loc:forest", "version": game.version}).content.decode()
+    # Two taps: the place, then one of its choices, which is itself the Confirm.
+    assert sheet.count('name="confirm" value="1"') == len(at_forest)
+    assert sorted(map(int, re.findall(r'name="index" value="(\d+)"', sheet))) == at_forest
+    assert sheet.count("confirm-button") == len(at_forest)
+    one = client.get(f"/games/{game.pk}/preview/",
+                     {"target": "loc:hunt-nowhere", "version": game.version}).content.decode()
+    assert "no longer available" in one, "a place with no choice says so"
+    stranger = client.__class__()
+    stranger.force_login(UserFactory())
+    assert "confirm-button" not in stranger.get(
+        f"/games/{game.pk}/preview/", {"target": "loc:forest", "version": game.version}
+    ).content.decode(), "nobody confirms for another player"
+
+
+def test_the_live_part_of_the_page_is_a_fragment_of_the_same_page(client):
+    game, users, seat, engine = stone_age_at_placement(client)
+    page = client.get(f"/games/{game.pk}/").content.decode()
+    fragment = client.get(f"/games/{game.pk}/live/").content.decode()
+    assert "<html" not in fragment and 'id="sheet"' not in fragment and 'id="chat"' not in fragment
+    assert 'id="your-move"' in fragment and 'id="board"' in fragment and 'id="log"' in fragment
+    live = page.split('<div id="game-live">')[1]
+    # The page embeds exactly what the fragment sends (the morph then changes nothing).
+    tokens = re.compile(r'name="csrfmiddlewaretoken" value="[^"]*"|nonce="[^"]*"')
+    assert tokens.sub("", fragment).strip() in tokens.sub("", live)
+    assert client.__class__().get(f"/games/{game.pk + 999}/live/").status_code == 404
+
+
+def test_the_turn_and_deadline_come_first_and_the_log_folds_below_the_board(client):
+    game, users, seat, engine = stone_age_at_placement(client)
+    page = client.get(f"/games/{game.pk}/").content.decode()
+    bar = page.split('id="turn-bar">')[1].split("</p>")[0]
+    assert "Your move" in bar and "left)" in bar
+    assert page.index('id="turn-bar"') < page.index('id="board"') < page.index('id="log"')
+    assert '<details id="log" class="log-panel">' in page, "the log starts folded"
+    other = client.__class__()
+    other.force_login(users[1 - seat])
+    bar = other.get(f"/games/{game.pk}/").content.decode().split('id="turn-bar">')[1]
+    assert "Waiting for" in bar.split("</p>")[0]
+
+
+def test_the_log_is_paged(client, monkeypatch):
+    monkeypatch.setattr(views, "LOG_ENTRIES_SHOWN", 1)  # pages of 1: three moves make three
+    game, users = started_game(2, engine="stone_age", seed="page-v3-log")
+    for _ in range(3):
+        bot_move(game, users)
+    client.force_login(users[0])
+    log = client.get(f"/games/{game.pk}/").content.decode().split('id="log"')[1]
+    assert log.count('class="step"') == 1 and "?log=2#log" in log
+    log = client.get(f"/games/{game.pk}/", {"log": 2}).content.decode().split('id="log"')[1]
+    assert log.count('class="step"') == 2 and "?log=3#log" in log
+    log = client.get(f"/games/{game.pk}/", {"log": 9}).content.decode().split('id="log"')[1]
+    assert log.count('class="step"') == game.version and "?log=10" not in log
+    assert client.get(f"/games/{game.pk}/", {"log": "x"}).status_code == 200
+
+
+def test_a_confirm_drawn_before_another_players_pick_still_plays_and_returns_to_the_board(
+        client):
+    game, users = started_game(3, engine="seven_wonders", seed="page-v3-stale")
+    engine = get_engine("seven_wonders")
+    game.refresh_from_db()
+    drawn_at = game.version
+    index = 0
+    mine = engine.legal_actions(game.state, 0)[index]
+    with committed():
+        services.game_action_submit(game_id=game.pk, user=users[1], expected_version=drawn_at,
+                                    action=engine.legal_actions(game.state, 1)[0])
+    game.refresh_from_db()
+    assert game.version > drawn_at
+    client.force_login(users[0])
+    with committed():
+        response = client.post(f"/games/{game.pk}/act/",
+                               {"version": drawn_at, "index": index, "confirm": "1"})
+    assert response.status_code == 302 and response["Location"].endswith("#play")
+    game.refresh_from_db()
+    assert 0 not in engine.active_seats(game.state), "Alice's pick was made"
+    assert game.actions.filter(seat_number=0).count() == 1
+    assert board.targets_of("seven_wonders", mine)
+
+
+def test_a_confirm_whose_choice_is_gone_plays_nothing_and_says_so(client):
+    game, users, seat, engine = stone_age_at_placement(client)
+    drawn_at = game.version
+    with committed():
+        services.game_action_submit(game_id=game.pk, user=users[seat], expected_version=drawn_at,
+                                    action=engine.bot_action(game.state, seat))
+    game.refresh_from_db()
+    version = game.version
+    response = client.post(f"/games/{game.pk}/act/",
+                           {"version": drawn_at, "index": 0, "confirm": "1"}, follow=True)
+    game.refresh_from_db()
+    assert game.version == version
+    assert "moved on" in response.content.decode()

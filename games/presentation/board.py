@@ -300,3 +300,15 @@ def seat_legend(seats: list, awaited: set[int], simultaneous: bool,
                      "colour": SEAT_COLOURS[seat.number % len(SEAT_COLOURS)], "state": state,
                      "you": seat.number == viewer_seat})
     return rows
+
+
+def turn_summary(legend: list[dict[str, Any]], viewer_seat: int | None) -> dict[str, Any]:
+    """The one line the page keeps in view: whether the viewer is to act, who else is awaited,
+    and the deadline that matters (the viewer's, else the nearest of those awaited)."""
+    awaited = [row for row in legend if row["state"] == "to act"]
+    yours = any(row["number"] == viewer_seat for row in awaited)
+    deadlines = [row["seat"].deadline_at for row in awaited
+                 if row["seat"].deadline_at and (not yours or row["number"] == viewer_seat)]
+    return {"yours": yours,
+            "others": [row["name"] for row in awaited if row["number"] != viewer_seat],
+            "deadline": min(deadlines) if deadlines else None}

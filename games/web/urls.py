@@ -10,6 +10,7 @@ urlpatterns = [
     path("games/new/", views.game_create, name="create"),
     path("games/<int:game_id>/", views.game_detail, name="detail"),
     path("games/<int:game_id>/version/", views.game_version, name="version"),
+    path("games/<int:game_id>/live/", views.game_live, name="live"),
     path("games/<int:game_id>/join/", views.game_join, name="join"),
     path("games/<int:game_id>/leave/", views.game_leave, name="leave"),
     path("games/<int:game_id>/start/", views.game_start, name="start"),

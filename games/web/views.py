@@ -19,6 +19,7 @@ from django.views.decorators.http import require_POST
 
 from accounts.templatetags.language_tags import localized_digits
 from games import selectors, services
+from games.engines.base import canonical_action
 from games.engines.registry import get_engine
 from games.exceptions import GameError
 from games.log.replay import state_at
@@ -130,7 +131,21 @@ def game_detail(request, game_id):
     return response
 
 
+def game_live(request, game_id):
+    """The part of the game page that moves with the game (turn, choices, board, log), which
+    the page's script fetches and morphs in place when the game's stream says it changed."""
+    request.user.is_authenticated  # noqa: B018 (as in game_detail)
+    with selectors.snapshot():
+        _game, _seat, context = _page_context(request, game_id)
+    return render(request, "games/_live.html", context)
+
+
 def _game_page(request, game_id):
+    game, seat, context = _page_context(request, game_id)
+    return game, seat, render(request, "games/detail.html", context)
+
+
+def _page_context(request, game_id):
     game = _visible_game(request, game_id)
     engine = get_engine(game.engine)
     seat = selectors.game_access(request.user, game).seat
@@ -153,11 +168,17 @@ def _game_page(request, game_id):
         shown = (selectors.rendered_view(game, perspective, language=None, names=names)
                  if game.state is not None else None)
         legal_actions = selectors.legal_actions_for(game, request.user)
-    log = selectors.log_newest(game, LOG_ENTRIES_SHOWN, up_to=at)
+    log_page = _log_page(request)
+    log = selectors.log_newest(game, LOG_ENTRIES_SHOWN * log_page + 1, up_to=at)
+    log_more = len(log) > LOG_ENTRIES_SHOWN * log_page
+    log = log[:LOG_ENTRIES_SHOWN * log_page]
+    log_texts = [entry_text(entry, entry.seat_number if finished else viewer_seat, names=names,
+                            engine_slug=game.engine) for entry in log]
     choices = (board.present_choices(engine, legal_actions, viewer_seat, names)
                if legal_actions else [])
     awaited = set(selectors.awaiting_seats(game))
-    confirm = _confirm_context(request, game, engine, viewer_seat, legal_actions, names)
+    legend = board.seat_legend(seats, awaited, engine.simultaneous, viewer_seat)
+    confirms = _confirm_context(request, game, engine, viewer_seat, legal_actions, names)
     board_template = select_template([f"games/boards/{game.engine}.html", GENERIC_BOARD]
                                      ).template.name
     history = _history_context(game, at, perspective if finished else None)
@@ -166,7 +187,8 @@ def _game_page(request, game_id):
         "engine": engine,
         "seat": seat,
         "seats": seats,
-        "legend": board.seat_legend(seats, awaited, engine.simultaneous, viewer_seat),
+        "legend": legend,
+        "turn": board.turn_summary(legend, viewer_seat),
         "vacations": selectors.vacations_now(game),
         "chat": selectors.chat_newest(game, 50, request.user),
         # Before the game starts anyone who may see it types commands (/join) or, if they may
@@ -184,10 +206,12 @@ def _game_page(request, game_id):
         # A seat that already made its secret pick may change it; the page folds the choices.
         "picked": bool(choices) and viewer_seat not in awaited and engine.simultaneous,
         "pick_text": _pick_text(shown, names),
-        "confirm": confirm,
-        "log": _log_rows(log, [entry_text(entry, entry.seat_number if finished else viewer_seat,
-                                          names=names, engine_slug=game.engine)
-                               for entry in log], history["suffix"] if history else ""),
+        "confirms": confirms,
+        "log": _log_rows(log, log_texts, history["suffix"] if history else ""),
+        # The newest entry stays readable on the folded log: what just happened.
+        "latest": log_texts[0] if log_texts else "",
+        "log_more": log_more,
+        "log_page": log_page,
         "history": history,
         "perspective": perspective,
         "seat_names": names,
@@ -202,7 +226,13 @@ def _game_page(request, game_id):
         "cards_url": reverse("games:player_cards", args=[game.pk]),
     }
     context.update(autoplay_views.page_context(game, seat))
-    return game, seat, render(request, "games/detail.html", context)
+    return game, seat, context
+
+
+def _log_page(request) -> int:
+    """How many pages of the log the reader opened (?log=N, 1 when not asked; at most 100)."""
+    raw = request.GET.get("log", "")
+    return min(int(raw), 100) if raw.isdigit() and int(raw) > 0 else 1
 
 
 def _pick_text(shown, names) -> str:
@@ -230,26 +260,31 @@ def _history_context(game, at, perspective) -> dict | None:
     }
 
 
-def _confirm_context(request, game, engine, viewer_seat, legal_actions, names) -> dict | None:
+def _confirm_context(request, game, engine, viewer_seat, legal_actions, names) -> list[dict]:
     """The choice waiting for Confirm (no-JavaScript flow: ?confirm=<index>&version=<v>)."""
     raw, version = request.GET.get("confirm", ""), request.GET.get("version", "")
     if not legal_actions or not raw.isdigit() or version != str(game.version):
-        return None
-    return _preview_of(game, engine, viewer_seat, legal_actions, int(raw), names,
-                       reader_language(request))
+        return []
+    found = _preview_of(game, engine, viewer_seat, legal_actions, int(raw), names,
+                        reader_language(request))
+    return [found] if found else []
 
 
 def _preview_of(game, engine, viewer_seat, legal_actions, index, names,
-                language: str) -> dict | None:
+                language: str, label: str = "") -> dict | None:
     if not 0 <= index < len(legal_actions):
         return None
     item = legal_actions[index]
-    label, detail = board.choice_label(game.engine, item, viewer_seat, names)
+    if not label:
+        label, detail = board.choice_label(game.engine, item, viewer_seat, names)
+        label, detail = with_names(label, names), with_names(detail, names)
+    else:
+        detail = ""
     return {
         "index": index,
         # Asked as a question ("…?"): a translated sentence's full stop goes.
-        "label": with_names(label, names).rstrip(".。"),
-        "detail": with_names(detail, names),
+        "label": label.rstrip(".。"),
+        "detail": detail,
         "changes": board.preview(engine, game.state, viewer_seat, item["action"],
                                  language=language),
         "targets": board.targets_of(game.engine, item["action"]),
@@ -258,19 +293,33 @@ def _preview_of(game, engine, viewer_seat, legal_actions, index, names,
 
 
 def game_preview(request, game_id):
-    """The confirm panel of one choice, fetched by the page's script when a choice is tapped."""
+    """The sheet the page's script shows for a tap: every choice made at one place of the board
+    (?target=<key>) or one listed choice (?index=<i>), each with what it changes and its own
+    Confirm, so that a decision takes two taps. Asked at an older version (another player
+    moved meanwhile), the same place is shown as it is now; an empty answer says the choice is
+    gone."""
     request.user.is_authenticated  # noqa: B018 (as in game_detail)
     with selectors.snapshot():
         game = _visible_game(request, game_id)
         legal = selectors.legal_actions_for(game, request.user)
-    index, version = request.GET.get("index", ""), request.GET.get("version", "")
     seat = selectors.game_access(request.user, game).seat
-    preview = None
-    if index.isdigit() and version == str(game.version) and seat is not None:
-        preview = _preview_of(game, get_engine(game.engine), seat.number, legal, int(index),
-                              seat_names(game), reader_language(request))
-    return render(request, "games/_confirm.html", {"game": game, "confirm": preview,
-                                                    "fragment": True})
+    index, target = request.GET.get("index", ""), request.GET.get("target", "")
+    confirms = []
+    if seat is not None and legal:
+        engine, names = get_engine(game.engine), seat_names(game)
+        language = reader_language(request)
+        if target:
+            choices = [choice for choice in board.present_choices(engine, legal, seat.number,
+                                                                  names)
+                       if target in choice["targets"]]
+            confirms = [_preview_of(game, engine, seat.number, legal, choice["index"], names,
+                                    language, label=choice["label"] if len(choices) > 1 else "")
+                        for choice in choices]
+        elif index.isdigit() and request.GET.get("version") == str(game.version):
+            confirms = [_preview_of(game, engine, seat.number, legal, int(index), names,
+                                    language)]
+    return render(request, "games/_confirm.html", {
+        "game": game, "confirms": [found for found in confirms if found]})
 
 
 def game_version(request, game_id):
@@ -370,16 +419,21 @@ def game_act(request, game_id):
         return redirect("games:detail", game_id=game.pk)
     legal = selectors.legal_actions_for(game, request.user)
     if version != game.version:
-        messages.error(request, gettext(
-            "The game moved on while you were looking; here is the new state."))
-        return redirect("games:detail", game_id=game.pk)
+        # Another player moved since the page was drawn. The choice (by its index then) still
+        # stands if it is still legal and this seat's own decision did not change meanwhile:
+        # the service checks the latter (seat-scoped staleness).
+        index = _same_choice_now(game, request.user, version, index, legal)
+        if index is None:
+            messages.error(request, gettext(
+                "The game moved on while you were looking; here is the new state."))
+            return redirect(_board_url(game))
     if not 0 <= index < len(legal):
         messages.error(request, gettext("That choice is no longer available."))
-        return redirect("games:detail", game_id=game.pk)
+        return redirect(_board_url(game))
     if request.POST.get("confirm") != "1":
         # A choice is committed only on Confirm: show what it will do first.
         url = reverse("games:detail", args=[game.pk])
-        return redirect(f"{url}?confirm={index}&version={version}#confirm")
+        return redirect(f"{url}?confirm={index}&version={game.version}#confirm")
     try:
         result = services.game_action_submit(
             game_id=game.pk,
@@ -395,7 +449,22 @@ def game_act(request, game_id):
         if result.text is not None:
             messages.success(request, message_text(game.engine, result.text,
                                                    names=seat_names(game)))
-    return redirect("games:detail", game_id=game.pk)
+    return redirect(_board_url(game))
+
+
+def _board_url(game) -> str:
+    """The game page at the board: after a move the player is back where the next one is made."""
+    return reverse("games:detail", args=[game.pk]) + "#play"
+
+
+def _same_choice_now(game, user, version: int, index: int, legal: list[dict]) -> int | None:
+    """The index now of the choice that had `index` at `version`, or None when it is gone."""
+    then = selectors.legal_actions_at_version(game, user, version)
+    if then is None or not 0 <= index < len(then):
+        return None
+    wanted = canonical_action(then[index]["action"])
+    return next((item["index"] for item in legal
+                 if canonical_action(item["action"]) == wanted), None)
 
 
 @login_required

@@ -1,31 +1,74 @@
-// Keeps an open game page current: listens to the game's event stream (Server-Sent Events) and
-// reloads when the game moved, so a player sees the next hand or turn without reloading by hand.
-// Where the stream cannot be opened (an old browser, a server without streams) it polls the
-// game's version instead. While someone is typing, it only shows a notice instead of throwing
-// their text away.
+// Keeps an open game page current in place: listens to the game's event stream (Server-Sent
+// Events) and, when the game moved, fetches the part of the page that follows the game and
+// morphs it in (idiomorph), so the player keeps their place, their open sheet and their typed
+// text; board.js hears "game:updated" afterwards. Where the stream cannot be opened it polls the
+// game's version instead. A page looking back at a past move only says that the game moved on.
 (function () {
   "use strict";
-  var marker = document.getElementById("live-game");
-  if (!marker || !window.fetch) { return; }
-  var url = marker.dataset.versionUrl;
-  var known = [marker.dataset.version, marker.dataset.status, marker.dataset.seats].join("/");
+  var region = document.getElementById("game-live");
+  if (!region || !window.fetch) { return; }
+  function marker() { return document.getElementById("live-game"); }
+  var first = marker();
   var visibleDelay = 4000, hiddenDelay = 30000, timer = null, source = null;
+  var running = false, again = false, mode = "";
 
-  function typing() {
-    var fields = document.querySelectorAll("input[type=text], input:not([type]), textarea");
-    for (var i = 0; i < fields.length; i++) {
-      if (fields[i].value && fields[i].value.trim()) { return true; }
-    }
-    return document.activeElement && /^(INPUT|TEXTAREA|SELECT)$/.test(document.activeElement.tagName);
+  // How the page follows the game ("stream" or "polling"), kept on the marker across updates.
+  function follow(how) { mode = how; marker().dataset.live = how; }
+
+  function known() {
+    var data = marker().dataset;
+    return [data.version, data.status, data.seats].join("/");
   }
 
-  function changed() {
-    if (source) { source.close(); }
-    if (typing()) {
+  // A field the player is using or has typed into keeps its value; everything else follows.
+  function keep(old) {
+    if (!/^(INPUT|TEXTAREA|SELECT)$/.test(old.tagName) || old.type === "hidden") { return true; }
+    if (old === document.activeElement) { return false; }
+    if (old.tagName === "SELECT") {
+      var chosen = old.options[old.selectedIndex];
+      return !chosen || chosen.defaultSelected;
+    }
+    return old.value === old.defaultValue;
+  }
+
+  function refresh() {
+    if (running) { again = true; return; }
+    if (marker().dataset.history || !window.Idiomorph) {
       document.getElementById("live-game-notice").hidden = false;
       return;
     }
-    window.location.reload();
+    running = true;
+    fetch(marker().dataset.liveUrl + location.search.replace(/([?&])(confirm|version)=[^&]*/g, "$1"),
+          {credentials: "same-origin", headers: {"Accept": "text/html"}})
+      .then(function (response) { return response.ok ? response.text() : Promise.reject(); })
+      .then(function (html) {
+        // A Confirm being sent ends in a new page anyway; cutting it off would lose it.
+        if (document.documentElement.dataset.submitting) { return; }
+        if (marker().dataset.status === "open" && html.indexOf('data-status="open"') < 0) {
+          // The game started: a new page, with its board's own styles (allowed by the
+          // nonce of the page they come with).
+          window.location.reload();
+          return;
+        }
+        window.Idiomorph.morph(region, html, {
+          morphStyle: "innerHTML",
+          callbacks: {
+            beforeNodeMorphed: function (old) {
+              // The board's styles stay those the page loaded with (a nonce is for one page).
+              return old.nodeType !== 1 || old.tagName !== "STYLE" && keep(old);
+            },
+            // A section the player opened or closed (the log) stays as they left it.
+            beforeAttributeUpdated: function (name) { return name !== "open"; },
+          },
+        });
+        follow(mode);
+        document.dispatchEvent(new CustomEvent("game:updated"));
+      })
+      .catch(function () { document.getElementById("live-game-notice").hidden = false; })
+      .then(function () {
+        running = false;
+        if (again) { again = false; refresh(); }
+      });
   }
 
   function schedule() {
@@ -34,13 +77,14 @@
   }
 
   function check() {
-    fetch(url, {headers: {"Accept": "application/json"}, credentials: "same-origin"})
+    fetch(marker().dataset.versionUrl, {headers: {"Accept": "application/json"},
+                                        credentials: "same-origin"})
       .then(function (response) { return response.ok ? response.json() : null; })
       .then(function (current) {
-        if (!current) { return schedule(); }
-        var now = [current.version, current.status, current.seats].join("/");
-        if (now === known) { return schedule(); }
-        changed();
+        if (current && [current.version, current.status, current.seats].join("/") !== known()) {
+          refresh();
+        }
+        schedule();
       })
       .catch(schedule);
   }
@@ -52,27 +96,28 @@
 
   function listen() {
     // Resume after the version this page shows: only what happened since comes.
-    source = new EventSource(marker.dataset.streamUrl + "?last_event_id=" + marker.dataset.version);
-    marker.dataset.live = "stream";
+    source = new EventSource(first.dataset.streamUrl + "?last_event_id=" + first.dataset.version);
+    follow("stream");
     source.addEventListener("move", function (event) {
-      if (JSON.parse(event.data).version > Number(marker.dataset.version)) { changed(); }
+      if (JSON.parse(event.data).version > Number(marker().dataset.version)) { refresh(); }
     });
     source.addEventListener("status", function (event) {
       var data = JSON.parse(event.data);
-      if (data.status !== marker.dataset.status || String(data.seats_taken) !== marker.dataset.seats) {
-        changed();
+      if (data.status !== marker().dataset.status ||
+          String(data.seats_taken) !== marker().dataset.seats) {
+        refresh();
       }
     });
-    source.addEventListener("end", function () { source.close(); });
+    source.addEventListener("end", function () { source.close(); refresh(); });
     source.onerror = function () {
       // The browser reconnects by itself after a dropped connection; a refused stream is
       // closed for good: fall back to polling.
       if (source.readyState === EventSource.CLOSED) {
-        marker.dataset.live = "polling";
+        follow("polling");
         poll();
       }
     };
   }
 
-  if (window.EventSource && marker.dataset.streamUrl) { listen(); } else { schedule(); }
+  if (window.EventSource && first.dataset.streamUrl) { listen(); } else { schedule(); }
 })();

@@ -19,9 +19,9 @@ from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import expect
 
 from games import services
-from games.engines.base import canonical_action
 from games.engines.registry import get_engine
 from games.models import Game
+from tests.e2e.phone_measure import chosen_index, tap_decision
 from tests.e2e.test_browser import ARTIFACTS, browser, watch_csp  # noqa: F401
 from tests.factories import PASSWORD, UserFactory
 
@@ -60,11 +60,8 @@ def signed_in_page(browser, base: str, user, viewport):  # noqa: F811
 
 
 def bots_have_picked(game, engine, seat: int, timeout: float = 60) -> None:
-    """Waits until the bots choosing beside the player (simultaneous picks) have chosen. The page
-    reloads itself when the game changes, which closes an open sheet: a bot slow to pick (a
-    busy machine) would pull the sheet away between the tap and Confirm. Keeping a choice open
-    across others' moves is the phone page's next version's work; this test plays one move at a
-    time."""
+    """Waits until the bots choosing beside the player (simultaneous picks) have chosen, so that
+    this test plays one move at a time (test_phone_page plays through others' moves)."""
     deadline = time.monotonic() + timeout
     while set(engine.active_seats(game.state)) - {seat} and time.monotonic() < deadline:
         time.sleep(0.2)
@@ -157,22 +154,12 @@ def page_weight(page, base: str) -> int:
 
 def play_one_decision(page, game, engine, seat, shot: str | None = None,
                       counts: dict | None = None) -> int:
-    """The bot's choice for this seat, made the way a player does: tap its place on the board
-    (or the short list), tap the choice, Confirm. Returns the taps; `counts` tallies the
-    decisions made from the board and from the short list."""
-    legal = engine.legal_actions(game.state, seat)
-    wanted = canonical_action(engine.bot_action(game.state, seat))
-    index = next(i for i, action in enumerate(legal) if canonical_action(action) == wanted)
+    """The bot's choice for this seat, made the way a player does (tests.e2e.phone_measure):
+    tap its place on the board (or the short list), then its Confirm. Returns the taps;
+    `counts` tallies the decisions made from the board and from the short list."""
+    index = chosen_index(page, game, engine, seat)
     item = page.locator(f'#choices > li:has(input[name=index][value="{index}"])')
-    if item.count() == 0:
-        # Merged into an earlier choice with the same outcome: that one is the same move.
-        words = engine.describe(game.state, seat, legal[index], viewer=seat)
-        twin = next(i for i, action in enumerate(legal)
-                    if engine.describe(game.state, seat, action, viewer=seat) == words)
-        index = twin
-        item = page.locator(f'#choices > li:has(input[name=index][value="{index}"])')
     targets = (item.get_attribute("data-targets") or "").split()
-    taps = 0
     places = [key for key in targets if page.locator(f'.tap[data-target="{key}"]').count()]
     if counts is not None:
         counts["from the board" if places else "from the short list"] += 1
@@ -183,32 +170,10 @@ def play_one_decision(page, game, engine, seat, shot: str | None = None,
             shot = shot or f"play-{engine.slug}-cell"
             page.locator(f'.tap[data-target="{places[0]}"]').first.scroll_into_view_if_needed()
             page.screenshot(path=str(ARTIFACTS / f"{shot}-board.png"))
-        page.locator(f'.tap[data-target="{places[0]}"]').first.click()
-        taps += 1
-        # A place with one choice goes straight to its Confirm; otherwise a sheet lists them.
-        page.wait_for_selector("#sheet .confirm-button, #sheet li button.choice")
-        sheet_choice = page.locator(
-            f'#sheet li:has(input[name=index][value="{index}"]) button.choice')
-        if sheet_choice.count():
-            if shot:
-                page.screenshot(path=str(ARTIFACTS / f"{shot}-sheet.png"))
-            sheet_choice.click()
-            taps += 1
     else:
         assert item.is_visible(), f"a choice without a board place must stay listed: {targets}"
-        item.locator("button.choice").click()
-        taps += 1
-    confirm = page.locator("#sheet .confirm-button")
-    confirm.wait_for()
-    if shot:
-        page.screenshot(path=str(ARTIFACTS / f"{shot}-confirm.png"))
-    version = game.version
-    with page.expect_navigation():
-        confirm.click()
-    taps += 1
-    game.refresh_from_db()
-    assert game.version > version, "Confirm did not make the move"
-    return taps
+    return tap_decision(page, game, engine, seat,
+                        shot=str(ARTIFACTS / f"{shot}-sheet.png") if shot else None)["taps"]
 
 
 #: Each game at its usual player count, and 7 Wonders' two-player variant (the Free City).
@@ -292,7 +257,7 @@ def test_after_my_secret_pick_the_page_shows_it_and_who_is_still_choosing(
     page.goto(f"{live_server.url}/games/{game.pk}/")
     seat = game.seats.get(user=users[0]).number
     taps = play_one_decision(page, game, engine, seat)
-    assert taps <= 3
+    assert taps == 2
     pick = page.locator(".your-pick")
     assert pick.is_visible() and "Your pick:" in pick.inner_text()
     legend = page.locator(".legend").inner_text()

@@ -108,12 +108,14 @@ def test_two_players_sign_up_create_join_start_and_move(browser, live_server):
     scroll_width = alice.evaluate("document.documentElement.scrollWidth")
     assert scroll_width <= PHONE["width"], scroll_width
 
-    # Bob never reloads: his page follows the start and Alice's bid by itself.
+    # Bob never reloads: his page follows the start and Alice's bid by itself (the folded log
+    # shows its newest entry).
     bob.get_by_text("placed a secret bid").first.wait_for(timeout=20_000)
     assert bob.locator("#your-move button.choice").count() == 3
     bob.locator("#your-move button.choice").nth(0).click()
     bob.locator("#sheet .confirm-button").click()
     # Both bids are in, the turn resolves, and Alice's page shows the next phase unprompted.
+    alice.locator("#log > summary").click()
     alice.get_by_text("Bids revealed").first.wait_for(timeout=20_000)
     game.refresh_from_db()
     assert game.version >= 3

@@ -33,11 +33,13 @@ def test_another_players_move_appears_without_reload_or_polling(browser, asgi_se
     page.wait_for_timeout(500)  # the stream is open before the move is made
 
     version = play_moves(game.pk, 1)[-1]
-    # The page reloads itself on the move; the reloaded page shows the new version from the
-    # server's HTML at once and opens its stream when its script has run.
+    # The page morphs the move in, on the same stream: no reload.
+    page.evaluate("() => { window.sameDocument = true; }")
     page.wait_for_function(
         f"() => document.getElementById('live-game').dataset.version === '{version}'"
         " && document.getElementById('live-game').dataset.live === 'stream'", timeout=15_000)
+    assert page.evaluate("() => window.sameDocument === true"), "the page reloaded"
+    assert sum(f"/api/v1/games/{game.pk}/stream" in url for url in requests) == 1
     assert not [url for url in requests if "/version/" in url], requests
     assert any(f"/api/v1/games/{game.pk}/stream" in url for url in requests)
     assert violations == []
