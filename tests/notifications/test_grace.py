@@ -172,3 +172,21 @@ def test_turns_of_several_games_due_together_come_in_one_email_that_plays_each()
     statuses = set(Notification.objects.filter(user=player, kind=NotificationKind.YOUR_TURN)
                    .values_list("email_status", flat=True))
     assert statuses == {EmailStatus.SENT}
+
+
+def test_the_grace_period_is_a_setting_on_the_email_settings_page():
+    player = confirmed_player()
+    browser = Client()
+    browser.force_login(player)
+    page = browser.get("/notifications/settings/")
+    assert b'name="turn_email_grace_minutes"' in page.content
+    form = {"digest_hour": 8, "quiet_hours_start": "", "quiet_hours_end": "",
+            "reminder_percent": 25, "reminder_hours": 2,
+            **{f"kind__{kind}": "immediate" for kind in NotificationKind.values}}
+    refused = browser.post("/notifications/settings/", {**form, "turn_email_grace_minutes": 500})
+    assert refused.status_code == 200 and b"120" in refused.content
+    assert browser.post("/notifications/settings/",
+                        {**form, "turn_email_grace_minutes": 3}).status_code == 302
+    player.refresh_from_db()
+    assert player.turn_email_grace_minutes == 3
+    assert User._meta.get_field("turn_email_grace_minutes").default == 10  # a new account's
