@@ -190,3 +190,32 @@ def test_the_grace_period_is_a_setting_on_the_email_settings_page():
     player.refresh_from_db()
     assert player.turn_email_grace_minutes == 3
     assert User._meta.get_field("turn_email_grace_minutes").default == 10  # a new account's
+
+
+def test_when_the_email_carrying_a_batch_is_no_longer_needed_the_next_turn_carries_the_rest():
+    from notifications.channels import email as email_channel
+    from notifications.services import held_notices_release
+
+    with time_machine.travel(START, tick=False) as clock:
+        alice, bob = confirmed_player(), confirmed_player()
+        games = [started_game(2, make_user=iter([alice, bob]).__next__, seed="grace")
+                 for _ in range(2)]
+        with_grace([alice, bob])
+        for game, users in games:
+            bids_in(game, users)
+        (first, users), (second, _) = games
+        player = users[0]
+        clock.shift(timedelta(minutes=11))
+        mail.outbox.clear()
+        held_notices_release()  # its deliveries wait for a commit that never comes here
+        lead, other = turn_notice(player, first), turn_notice(player, second)
+        assert (lead.email_status, other.email_status) == (EmailStatus.PENDING,
+                                                           EmailStatus.BATCHED)
+        assert other.sent_with == lead
+        move(first, player, {"type": "bank"})  # the first game's turn is answered meanwhile
+        assert email_channel.deliver(notification_id=lead.pk) == "skipped"
+        other.refresh_from_db()
+        assert (other.email_status, other.sent_with) == (EmailStatus.PENDING, None)
+        assert email_channel.deliver(notification_id=other.pk) == "sent"
+        [sent] = turn_emails_to(player)
+        assert sent.subject == f"Your move in {second.title}"
