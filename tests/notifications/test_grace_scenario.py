@@ -14,6 +14,7 @@ import pytest
 import redis
 import time_machine
 from django.conf import settings
+from django.db.models import Max
 from django.test import Client
 
 from accounts.models import User
@@ -21,7 +22,7 @@ from games import selectors
 from games import services as game_services
 from games.exceptions import GameError
 from games.models import ActionSource, Game, Seat
-from notifications.models import EmailStatus, Notification
+from notifications.models import EmailStatus, Notification, NotificationKind
 from notifications.tasks import deliver_pending_notifications
 from tests.conftest import wait_for
 from tests.notifications.email_play import confirmed_player
@@ -80,6 +81,18 @@ def act(game_id: int, user) -> bool:
     return True
 
 
+def told_since(game_id: int, user, marks: dict[int, int]) -> bool:
+    """The player's turn in this game was told (a notice newer than their last move there;
+    their first turn is told by the start)."""
+    return game_id not in marks or Notification.objects.filter(
+        user=user, game_id=game_id, kind=NotificationKind.YOUR_TURN,
+        pk__gt=marks[game_id] or 0).exists()
+
+
+def mail_settled() -> bool:
+    return not Notification.objects.filter(email_status=EmailStatus.PENDING).exists()
+
+
 def beat() -> None:
     """The minute's beat task, run by the worker: wait until it released what was due."""
     deliver_pending_notifications.delay()
@@ -117,14 +130,21 @@ def test_a_player_at_the_phone_gets_no_email_per_move_and_one_once_gone(worker_q
             games.append(game.pk)
 
         # 25 minutes at the phone: each turn answered THINKING after it came.
-        moves, beats_at = 0, clock.now()
+        moves, beats_at, marks = 0, clock.now(), {}
         while clock.now() - start < PLAYED and Game.objects.filter(
                 pk__in=games, status="active").exists():
             wait_for(lambda: any(awaiting(game_id, player) for game_id in games),
                      timeout=20, interval=0.05)
             due = [game_id for game_id in games if awaiting(game_id, player)]
+            # The turn's notice is written by the worker after the bots' move, and mail goes
+            # out within a second: both long before the player's answer. Let them.
+            for game_id in due:
+                wait_for(lambda game_id=game_id: told_since(game_id, player, marks), timeout=5,
+                         interval=0.05)
+            wait_for(mail_settled, timeout=20, interval=0.05)
             clock.advance(THINKING)
             for game_id in due:
+                marks[game_id] = Notification.objects.aggregate(last=Max("pk"))["last"]
                 moves += act(game_id, player)
             if clock.now() - beats_at >= timedelta(minutes=1):
                 beat()
@@ -143,8 +163,7 @@ def test_a_player_at_the_phone_gets_no_email_per_move_and_one_once_gone(worker_q
             beat()
             wait_for(turn_emails, timeout=5)
             waited = clock.now() - last_move
-        assert wait_for(lambda: not Notification.objects.filter(
-            email_status=EmailStatus.PENDING).exists(), timeout=30)
+        assert wait_for(mail_settled, timeout=30)
         every_email = emails_to(outbox, player)
     subjects = [message["Subject"] for message in every_email]
     print(f"{moves} moves in {played_for}; {len(every_email)} emails, the turn email "
