@@ -43,7 +43,8 @@ class PlayerAdmin(UserAdmin):
     fieldsets = (
         *UserAdmin.fieldsets,
         (_("Player"), {"fields": ("display_name", "timezone", "reminder_percent", "reminder_hours",
-                               "digest_hour", "quiet_hours_start", "quiet_hours_end")}),
+                               "digest_hour", "quiet_hours_start", "quiet_hours_end",
+                               "turn_email_grace_minutes")}),
     )
     list_display = ("username", "email", "display_name", "timezone", "is_staff", "date_joined")
     inlines = [SanctionInline, VacationInline]

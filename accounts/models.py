@@ -86,6 +86,14 @@ class User(AbstractUser):
         null=True, blank=True, validators=[MaxValueValidator(23)],
         help_text=_("Local hour at which emails resume."),
     )
+    # While a player is at it (acting, or with the game open), "your move" and "game started"
+    # wait this long after their last act or look (notifications/policy.py); 0 sends at once.
+    turn_email_grace_minutes = models.PositiveSmallIntegerField(
+        verbose_name=_("grace minutes before a turn email"),
+        default=10, validators=[MaxValueValidator(120)],
+        help_text=_("No turn email while I am playing: wait this many minutes after my last "
+                    "move or look."),
+    )
     # Decisions with no real choice are played for the player at once (each game may override).
     auto_play_forced = models.BooleanField(
         default=True,

@@ -20,6 +20,12 @@ class PreferencesForm(forms.Form):
                                           label=_("Remind me when this % of the time is left"))
     reminder_hours = forms.IntegerField(min_value=0, max_value=72,
                                         label=_("…or this many hours, whichever is later"))
+    turn_email_grace_minutes = forms.IntegerField(
+        min_value=0, max_value=120,
+        label=_("While I am playing, wait this many minutes after my last move or look before "
+                "emailing a turn"),
+        help_text=_("0 sends every turn email at once. Several turns due meanwhile come in "
+                    "one email."))
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)

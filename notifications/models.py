@@ -45,6 +45,11 @@ class Delivery(models.TextChoices):
 
 class EmailStatus(models.TextChoices):
     PENDING = "pending", _("Waiting to be sent")
+    #: The player was active (acting, or looking at the game) when it was written: it waits for
+    #: their grace period (`held_until`), and is dropped if they act in or look at the game.
+    HELD = "held", _("Held while the player is active")
+    #: Released together with other held turns: sent inside the email of `sent_with`.
+    BATCHED = "batched", _("Sent with another notification")
     DIGEST = "digest", _("Waiting for the digest")
     SENT = "sent", _("Sent")
     SKIPPED = "skipped", _("Not sent (turned off or no longer relevant)")
@@ -79,6 +84,11 @@ class Notification(models.Model):
                                     default=EmailStatus.PENDING, db_index=True)
     #: Not before this moment (quiet hours defer it).
     send_after = models.DateTimeField(verbose_name=_("send after"), db_index=True)
+    #: A held turn notice (EmailStatus.HELD) is looked at again then (policy.hold_until).
+    held_until = models.DateTimeField(null=True, blank=True, db_index=True)
+    #: Turns released together go out as one email: the others point at the one that carries it.
+    sent_with = models.ForeignKey("self", on_delete=models.SET_NULL, null=True, blank=True,
+                                  related_name="batched")
     sent_at = models.DateTimeField(verbose_name=_("sent at"), null=True, blank=True)
     attempts = models.PositiveSmallIntegerField(verbose_name=_("attempts"), default=0)
     last_error = models.TextField(verbose_name=_("last error"), blank=True)

@@ -1,5 +1,6 @@
 """Who is told what, and when: the players' choices per kind, quiet hours, the digest's hour,
-the signed unsubscribe link, and whether a turn notice still matters when its time comes."""
+the grace period of a player who is at it, the signed unsubscribe link, and whether a turn
+notice still matters when its time comes."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ from datetime import UTC, datetime, timedelta
 
 from django.core import signing
 
+from games.live import presence
 from notifications.models import (
     DEFAULT_DELIVERY,
     Delivery,
@@ -53,6 +55,47 @@ def quiet_hours_end(user, moment: datetime) -> datetime | None:
     if resume <= local:
         resume += timedelta(days=1)
     return resume.astimezone(UTC)
+
+
+#: Kinds that wait while the player is at it: they would tell a player what they already see.
+HELD_KINDS = (NotificationKind.YOUR_TURN, NotificationKind.GAME_STARTED)
+
+
+def last_own_move(user) -> datetime | None:
+    """When the player last moved themselves on the site or through the API, in any game (a move
+    by email answer is no sign of being at the page: the next email should not wait)."""
+    from games.models import Action, ActionSource
+
+    return (Action.objects.filter(actor=user, source__in=(ActionSource.WEB, ActionSource.API))
+            .order_by("-created_at").values_list("created_at", flat=True).first())
+
+
+def hold_until(user, game_id: int, now: datetime) -> datetime | None:
+    """Until when a turn notice about this game waits: the player's grace period after their own
+    last move (in any game) or last look at this game (its page or stream), if that has not
+    passed; None when it may go now."""
+    grace = timedelta(minutes=user.turn_email_grace_minutes)
+    if not grace:
+        return None
+    moments = [moment for moment in (last_own_move(user),
+                                     presence.last_look(user_id=user.pk, game_id=game_id))
+               if moment is not None]
+    until = max(moments) + grace if moments else None
+    return until if until is not None and until > now else None
+
+
+def answered_since(notification: Notification) -> bool:
+    """The player moved in the notice's game, or looked at it, after the notice was written:
+    they know, and a held notice about it is dropped."""
+    from games.models import Action, ActionSource
+
+    if notification.game_id is None:
+        return False
+    seen = presence.last_look(user_id=notification.user_id, game_id=notification.game_id)
+    return (seen is not None and seen > notification.created_at) or Action.objects.filter(
+        game_id=notification.game_id, actor_id=notification.user_id,
+        source__in=(ActionSource.WEB, ActionSource.API, ActionSource.EMAIL),
+        created_at__gt=notification.created_at).exists()
 
 
 def digest_due(user, now: datetime) -> bool:

@@ -151,19 +151,27 @@ def _message(*, user, kind: str, subject: str, text: str, html: str,
 def digest_message(user, rows: list[Notification], now: datetime,
                    message_id: str) -> EmailMultiAlternatives:
     with translation.override(recipient_language(user)):
-        return _digest_message(user, rows, now, message_id)
+        return _list_message("digest", user, rows, now, message_id)
 
 
-def _digest_message(user, rows: list[Notification], now: datetime,
-                    message_id: str) -> EmailMultiAlternatives:
+def turns_message(user, rows: list[Notification], now: datetime,
+                  message_id: str) -> EmailMultiAlternatives:
+    """Turns of several games released together after the player's grace period: one email
+    listing each game with its deadline and choices, each with its own reply address."""
+    with translation.override(recipient_language(user)):
+        return _list_message("turns", user, rows, now, message_id)
+
+
+def _list_message(template: str, user, rows: list[Notification], now: datetime,
+                  message_id: str) -> EmailMultiAlternatives:
     items, playable_games, described_games = [], set(), set()
     for row in rows:
         context = email_context(row, now)
         # Each game is drawn once, under its first item, as it stands now.
         describe = row.game_id is not None and row.game_id not in described_games
         described_games.add(row.game_id)
-        # Play by email from the digest too: each game awaiting the player lists its
-        # choices once, with the reply address bound to its current version.
+        # Play by email from a list too: each game awaiting the player lists its choices
+        # once, with the reply address bound to its current version.
         play = None
         if context.get("reply_address") and row.game_id not in playable_games:
             playable_games.add(row.game_id)
@@ -174,6 +182,7 @@ def _digest_message(user, rows: list[Notification], now: datetime,
             "game_name": context.get("game_name", ""),
             "game_url": context.get("game_url", ""),
             "time_left": context.get("time_left", ""),
+            "deadline_local": context.get("deadline_local", ""),
             "facts": row.context,
             "kind": row.kind,
             "play": play,
@@ -181,18 +190,19 @@ def _digest_message(user, rows: list[Notification], now: datetime,
             "what_changed": context.get("what_changed", []) if describe else [],
         })
     plays = [item["play"] for item in items if item["play"]]
-    # One game to play: answering the digest plays it. Several: each names its address.
+    # One game to play: answering the email plays it. Several: each names its address.
     reply_to = plays[0]["reply_address"] if len(plays) == 1 else None
     context = {
         "user_name": user.public_name, "items": items, "answer_plays": bool(reply_to),
         "preferences_url": absolute(reverse("notifications:preferences")),
         "unsubscribe_url": unsubscribe_url(user, rows[0].kind),
     }
+    base = f"notifications/email/{template}"
     return _message(
         user=user, kind=rows[0].kind,
-        subject=render_to_string("notifications/email/digest.subject.txt", context),
-        text=render_to_string("notifications/email/digest.txt", context),
-        html=render_to_string("notifications/email/digest.html", context),
+        subject=render_to_string(f"{base}.subject.txt", context),
+        text=render_to_string(f"{base}.txt", context),
+        html=render_to_string(f"{base}.html", context),
         reply_to=reply_to, message_id=message_id,
     )
 

@@ -8,13 +8,22 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from django.conf import settings
+from django.db import transaction
+from django.db.models import Q
 from django.utils import timezone
 
 from config.celery import app, publish_after_commit
-from games.live import bus
+from games.live import bus, presence
 from notifications.channels import push, webhooks
 from notifications.models import DEFAULT_DELIVERY, EmailStatus, Notification, NotificationPreference
-from notifications.policy import EMAIL_STATUS_FOR, quiet_hours_end
+from notifications.policy import (
+    EMAIL_STATUS_FOR,
+    HELD_KINDS,
+    answered_since,
+    hold_until,
+    quiet_hours_end,
+    still_relevant,
+)
 from notifications.rendering import new_message_id
 
 
@@ -61,12 +70,24 @@ def notify_many(notices: list[Notice], *, now: datetime | None = None) -> list[N
         status = EMAIL_STATUS_FOR[delivery]
         if not user.email:
             status = EmailStatus.SKIPPED
+        push_status = push.initial_status(has_device=user.pk in with_devices, delivery=delivery)
+        held = None
+        if notice.kind in HELD_KINDS and notice.game is not None and EmailStatus.PENDING in (
+                status, push_status):
+            held = hold_until(user, notice.game.pk, now)
+        if held is not None:
+            # The player is at it: the email waits for their grace period; so does the push
+            # while the game is open before them (otherwise it may buzz at once).
+            if status == EmailStatus.PENDING:
+                status = EmailStatus.HELD
+            if push_status == EmailStatus.PENDING and presence.is_open(
+                    user_id=user.pk, game_id=notice.game.pk, now=now):
+                push_status = EmailStatus.HELD
         notifications.append(Notification(
             user=user, kind=notice.kind, game=notice.game, seat_number=notice.seat_number,
-            context=notice.context or {}, email_status=status,
+            context=notice.context or {}, email_status=status, held_until=held,
             send_after=quiet_hours_end(user, now) or now, message_id=new_message_id(),
-            push_status=push.initial_status(has_device=user.pk in with_devices,
-                                            delivery=delivery)))
+            push_status=push_status))
     Notification.objects.bulk_create(notifications)
     emails = [n.pk for n in notifications if n.email_status == EmailStatus.PENDING]
     if len(emails) == 1:
@@ -81,6 +102,53 @@ def notify_many(notices: list[Notice], *, now: datetime | None = None) -> list[N
     return notifications
 
 
+_HELD = Q(email_status=EmailStatus.HELD) | Q(push_status=EmailStatus.HELD)
+
+
+def held_notices_release(*, now: datetime | None = None) -> int:
+    """Beat: turn notices held while their player was at it (policy.hold_until), once the grace
+    period passed. Dropped if the player moved in or looked at the game meanwhile; held longer
+    if they are still at it; otherwise sent, a player's turns of several games together in one
+    email. Returns how many were released."""
+    now = now or timezone.now()
+    user_ids = (Notification.objects.filter(_HELD, held_until__lte=now)
+                .order_by().values_list("user_id", flat=True).distinct())
+    return sum(_release_held(user_id, now) for user_id in list(user_ids))
+
+
+def _release_held(user_id: int, now: datetime) -> int:
+    with transaction.atomic():
+        rows = list(Notification.objects.select_for_update(skip_locked=True, of=("self",))
+                    .select_related("user", "game").filter(_HELD, user_id=user_id)
+                    .order_by("created_at", "id"))
+        emails, pushes = [], []
+        for row in rows:
+            if answered_since(row) or not still_relevant(row, now):
+                row.email_status, row.push_status = (
+                    EmailStatus.SKIPPED if status == EmailStatus.HELD else status
+                    for status in (row.email_status, row.push_status))
+                row.held_until = None
+                continue
+            row.held_until = hold_until(row.user, row.game_id, now)
+            if row.held_until is not None:
+                continue  # still at it (another game's move, or a look at this one)
+            if row.email_status == EmailStatus.HELD:
+                row.email_status = EmailStatus.PENDING
+                emails.append(row)
+            if row.push_status == EmailStatus.HELD:
+                row.push_status = EmailStatus.PENDING
+                pushes.append(row)
+        for row in emails[1:]:  # carried by the first one's email
+            row.email_status, row.sent_with = EmailStatus.BATCHED, emails[0]
+        Notification.objects.bulk_update(
+            rows, ["email_status", "push_status", "held_until", "sent_with"])
+        if emails:
+            _enqueue("deliver_notification", emails[0].pk)
+        for row in pushes:
+            _enqueue("deliver_push", row.pk)
+    return len({row.pk for row in emails + pushes})
+
+
 def mark_read(*, user, notification_ids: list[int] | None = None) -> int:
     rows = Notification.objects.filter(user=user, read_at__isnull=True)
     if notification_ids is not None:
@@ -90,8 +158,9 @@ def mark_read(*, user, notification_ids: list[int] | None = None) -> int:
 
 #: Rows deleted per statement when pruning, so no one statement holds many row locks for long.
 PRUNE_CHUNK = 5000
-#: Neither channel is still waiting to send (pending, or held for a digest).
-_UNSENT = (EmailStatus.PENDING, EmailStatus.DIGEST)
+#: Neither channel is still waiting to send (pending, held for a digest or a grace period, or
+#: riding on another notice's email).
+_UNSENT = (EmailStatus.PENDING, EmailStatus.DIGEST, EmailStatus.HELD, EmailStatus.BATCHED)
 
 
 def notifications_prune(*, now: datetime | None = None) -> int:

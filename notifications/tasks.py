@@ -55,8 +55,10 @@ def deliver_notifications(notification_ids: list[int]) -> int:
 
 @shared_task(**BEAT_LIMITS)
 def deliver_pending_notifications() -> int:
-    """Beat: sends what is due and was left behind (quiet hours over, lost tasks, retries,
-    claims of workers that died)."""
+    """Beat: releases turn notices held while their player was at it whose grace period passed
+    (queued for delivery as they are released), then sends what is due and was left behind
+    (quiet hours over, lost tasks, retries, claims of workers that died)."""
+    services.held_notices_release()
     return _send_each(email.pending_ids(timezone.now()),
                       lambda notification_id: email.deliver(notification_id=notification_id))
 

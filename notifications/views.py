@@ -33,6 +33,7 @@ def preferences(request):
         "quiet_hours_end": user.quiet_hours_end,
         "reminder_percent": user.reminder_percent,
         "reminder_hours": user.reminder_hours,
+        "turn_email_grace_minutes": user.turn_email_grace_minutes,
         **{f"kind__{kind.value}": policy.delivery_for(user, kind.value)
            for kind in NotificationKind},
     }
@@ -40,7 +41,7 @@ def preferences(request):
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         for field in ("digest_hour", "quiet_hours_start", "quiet_hours_end",
-                      "reminder_percent", "reminder_hours"):
+                      "reminder_percent", "reminder_hours", "turn_email_grace_minutes"):
             setattr(user, field, data[field])
         user.save()
         for kind in NotificationKind:

@@ -13,6 +13,10 @@ class UserFactory(factory.django.DjangoModelFactory):
 
     username = factory.Sequence(lambda n: f"player{n}")
     email = factory.LazyAttribute(lambda user: f"{user.username}@example.com")
+    # Every turn email at once, as before grace periods: tests of other things move and read the
+    # next email straight away; tests of the grace period (tests/notifications/test_grace.py)
+    # set it.
+    turn_email_grace_minutes = 0
     password = factory.PostGenerationMethodCall("set_password", PASSWORD)
 
     @factory.post_generation

@@ -22,7 +22,7 @@ from typing import Any
 from django.conf import settings
 from django.core.handlers.asgi import ASGIRequest
 from django.http import HttpRequest, JsonResponse, StreamingHttpResponse
-from django.utils import translation
+from django.utils import timezone, translation
 from django.utils.translation import gettext
 from django.views.decorators.http import require_GET
 from rest_framework import exceptions
@@ -34,6 +34,7 @@ from accounts.tokens import has_scope
 from games.api.errors import error_body
 from games.api.stream_access import StreamAccess, access_of
 from games.live import hub as live
+from games.live import presence
 from games.live.leases import Lease
 from games.presentation.texts import message_text
 
@@ -218,6 +219,7 @@ async def _game_events(game_id: int, seat: int | None, snapshot: dict, last: int
     if last is None:
         last = snapshot["version"]
     del snapshot  # the view is large; an open stream keeps only what it compares
+    player = access.user_id if seat is not None else None
     try:
         yield f"retry: {RECONNECT_MILLISECONDS}\n\n" + first
         del first
@@ -239,9 +241,12 @@ async def _game_events(game_id: int, seat: int | None, snapshot: dict, last: int
             if facts.over and last >= facts.version:
                 yield sse({"game": game_id, "status": facts.status}, "end")
                 return
+            # A player's open stream is a look at the game (no turn email while it is open).
+            await presence.alook_note(user_id=player, game_id=game_id, now=timezone.now())
             message = await next_message(queue)
             while message is None:
                 yield HEARTBEAT
+                await presence.alook_note(user_id=player, game_id=game_id, now=timezone.now())
                 message = await next_message(queue)
             if message.get("closed"):
                 yield closed_event(message)

@@ -22,6 +22,7 @@ from games import selectors, services
 from games.engines.base import canonical_action
 from games.engines.registry import get_engine
 from games.exceptions import GameError
+from games.live import presence
 from games.log.replay import state_at
 from games.models import ActionSource, GameStatus, ReportReason
 from games.presentation import board
@@ -128,6 +129,7 @@ def game_detail(request, game_id):
         game, seat, response = _game_page(request, game_id)
     if seat is not None and seat.turn_notified_at is not None:
         services.seat_mark_seen(game_id=game.pk, user=request.user)
+    presence.look_note(user_id=seat and seat.user_id, game_id=game.pk, now=timezone.now())
     return response
 
 
@@ -332,6 +334,8 @@ def game_version(request, game_id):
     (version, status, allow_spectators), seated = found
     if not allow_spectators and request.user.pk not in seated:
         _visible_game(request, game_id)
+    if request.user.pk in seated:
+        presence.look_note(user_id=request.user.pk, game_id=game_id, now=timezone.now())
     return JsonResponse({"version": version, "status": status, "seats": len(seated)})
 
 

@@ -13,7 +13,7 @@ from django.utils import timezone
 
 from notifications.models import Digest, EmailReply, EmailStatus, Notification
 from notifications.policy import digest_due, quiet_hours_end, still_relevant
-from notifications.rendering import build_email, digest_message, new_message_id
+from notifications.rendering import build_email, digest_message, new_message_id, turns_message
 
 #: Attempts at one email (a notification, a digest, an answer) before it is marked failed.
 MAX_ATTEMPTS = 8
@@ -69,13 +69,37 @@ def deliver(*, notification_id: int, now: datetime | None = None) -> str:
             return "deferred"
         if notification.send_after > now:
             return "not yet"
+        # Turns released together (services.held_notices_release) ride on this one's email.
+        batched = [row for row in notification.batched.select_for_update(of=("self",))
+                   .select_related("user", "game").filter(email_status=EmailStatus.BATCHED)
+                   if _relevant_or_skipped(row, now)]
         if not still_relevant(notification, now):
             notification.email_status = EmailStatus.SKIPPED
             notification.save(update_fields=["email_status"])
+            if batched:  # the next one carries the rest (the beat task sends it)
+                Notification.objects.filter(pk=batched[0].pk).update(
+                    email_status=EmailStatus.PENDING, sent_with=None)
+                Notification.objects.filter(pk__in=[row.pk for row in batched[1:]]).update(
+                    sent_with=batched[0])
             return "skipped"
         _claim(notification, now)
+    rows = [notification, *batched]
     with timezone.override(notification.user.zone):
-        return _send_claimed(notification, lambda: build_email(notification, now), now)
+        # A failed attempt raises DeliveryFailed: the batch stays with this notice for the retry.
+        outcome = _send_claimed(notification, lambda: (
+            turns_message(notification.user, rows, now, notification.message_id)
+            if batched else build_email(notification, now)), now)
+        Notification.objects.filter(pk__in=[row.pk for row in batched]).update(
+            email_status=EmailStatus.SENT if outcome == "sent" else EmailStatus.FAILED,
+            sent_at=now if outcome == "sent" else None)
+        return outcome
+
+
+def _relevant_or_skipped(row: Notification, now: datetime) -> bool:
+    if still_relevant(row, now):
+        return True
+    Notification.objects.filter(pk=row.pk).update(email_status=EmailStatus.SKIPPED)
+    return False
 
 
 def _send_claimed(row, build_message, now: datetime) -> str:

@@ -63,6 +63,7 @@ _CHINESE_DIGITS = {"〇": 0, "零": 0, "一": 1, "二": 2, "两": 2, "三": 3, "
 _CHINESE_NUMBER = re.compile("[〇零一二两三四五六七八九十百]+")
 
 _WORD = re.compile(r"[0-9a-zà-ÿ]+", re.IGNORECASE)
+_STANDALONE_NUMBER = re.compile(r"(?<![^\W_])[0-9]+(?![^\W_])")
 #: Latin words and digit runs of an answer, apart (so "2番", "我选2" and "Ход 2" all hold 2).
 _TOKEN = re.compile(r"[0-9]+|[a-zà-ÿ]+", re.IGNORECASE)
 #: Words that say nothing about which choice is meant ("2 please", "I choose 3", "#12 bitte").
@@ -89,6 +90,12 @@ class Choice:
     def words(self) -> set[str]:
         kind = self.action.get("type") if isinstance(self.action, dict) else None
         return set(words_of(self.description)) | set(words_of(str(kind or "")))
+
+    @property
+    def counts(self) -> set[str]:
+        """The numbers standing alone in the text ("places 2 people"), not inside a name
+        ("player2")."""
+        return set(_STANDALONE_NUMBER.findall(answer_text(self.description)))
 
     @property
     def tokens(self) -> set[str]:
@@ -234,8 +241,10 @@ def read_numbered(command: Command, choices: list[Choice]) -> Reading:
     answer means one choice: its one number alone or with words that are only comment ("2
     please", "2 – I bid two", "Ход 2", "2番でお願いします"), or with words that choice holds
     ("bid 3"), or the choice line copied whole ("2. bob2 bid 2."); "discard 3" is the
-    discard of what choice 3 is about. Candidates are asked about when the numbers or words
-    name different choices ("5 or 8?", "3 build baths" when 3 discards them)."""
+    discard of what choice 3 is about; a place or good with a count ("river 2") is the one
+    choice of that place holding that number. Candidates are asked about when the numbers or
+    words name different choices ("5 or 8?", "3 build baths" when 3 discards them), only
+    those the words name."""
     by_number = {choice.number: choice for choice in choices}
     leading = command.tokens[0] if command.tokens else ""
     if command.kind == "ambiguous":
@@ -258,10 +267,19 @@ def read_numbered(command: Command, choices: list[Choice]) -> Reading:
         if len(same_object) == 1:
             return Reading(choice=same_object[0])
     named = matching(choices, command.words, exact=True)
-    if target in named:
+    # The number may also be a count the words' choices hold ("river 2": 2 people on the river).
+    counted = [choice for choice in named if str(command.number) in choice.counts]
+    if target in named and all(choice is target for choice in counted):
         return Reading(choice=target)
+    if target not in named and len(counted) == 1:
+        return Reading(choice=counted[0])
     if named:
-        return Reading(candidates=tuple([target, *named]))
+        # Only the choices the words name (those with that count, if any); the numbered choice
+        # too when the number leads or the words hold it.
+        pool = counted or named
+        if leading.isdigit() or target in named:
+            pool = [target, *pool]
+        return Reading(candidates=tuple({choice.number: choice for choice in pool}.values()))
     # Words no choice holds: comment after a leading number ("2 – I bid two"); before it, they
     # were meant as the move ("wonder 1") and cannot be played.
     return Reading(choice=target) if leading.isdigit() else Reading(unmatched=True)

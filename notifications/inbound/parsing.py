@@ -61,8 +61,16 @@ _WROTE = (r"wrote|writes|has\s+written|schrieb|hat\s+geschrieben|geschrieben|skr
           r"escribio|escribe|ha\s+escrito|scrive|schrijft|skriver|skrive|pisze|píše|ha\s+scritto|scrisse|schreef|heeft\s+geschreven|"
           r"napisał\(a\)|napisała|napisał|napsal\(a\)|napsala|napsal|napísal|írta|kirjoitti|"
           r"escreveu|έγραψε|yazdı|kirjutas|rašė|rakstīja|a\s+scris|je\s+napisao|je\s+napisal|"
-          r"寫道|写道|書きました|書き込みました|のメール|작성|כתב|كتب|نوشت")
-_ATTRIBUTION_VERB_END = re.compile(rf"(?:{_WROTE})[^:\n]{{0,60}}:\s*$", re.IGNORECASE)
+          r"寫道|写道|書きました|書き込みました|のメール|작성|כתב|كتب|نوشت|"
+          # The Bat!'s "Вы писали 3 декабря 2026 г., 17:50:31:", "Sie schrieben am …:", …
+          r"писали|писал|писала|писав|schrieben|schriebst|hai\s+scritto|avete\s+scritto|"
+          r"escribiste|escribieron|schreef|skrev|napisałeś|napisałaś")
+#: After the verb: a date and a time, whose colons are no end ("17:50:31:").
+_ATTRIBUTION_VERB_END = re.compile(rf"(?:{_WROTE})(?:[^:\n]|(?<=\d):(?=\d)){{0,80}}:\s*$",
+                                   re.IGNORECASE)
+#: A line ending in a colon that holds a time or a year: an attribution in any wording when a
+#: quote follows it (The Bat!'s "W liście datowanym 3 grudnia 2026 (17:50:31) można przeczytać:").
+_DATED_INTRODUCTION = re.compile(r"(?:\b\d{1,2}[:.]\d{2}\b|\b(?:19|20)\d{2}\b).*:\s*$")
 #: "Turnpost <play+…@…>:" and "… (<play+…>) …:" — an address in brackets before the final colon.
 _ADDRESS_END = re.compile(r"<?[^<>\s]+@[^<>\s]+>\)?[^:<>\n]{0,80}:\s*$")
 #: Attribution openings in many languages, for lines a client wrapped before the verb.
@@ -88,7 +96,7 @@ _GREETING = re.compile(
     r"bonjour|bonsoir|salut|coucou|cher|chère|ciao|salve|buongiorno|buonasera|hola|"
     r"buenos\s+días|buenas(?:\s+tardes|\s+noches)?|olá|ola|oi|bom\s+dia|boa\s+tarde|hej|hejsan|"
     r"hallå|god\s+(?:morgon|dag)|hoi|dag|goedemorgen|goedemiddag|beste|cześć|dzień\s+dobry|"
-    r"witam|ahoj|dobrý\s+den|szia|sziasztok|helló|jó\s+napot|здравствуйте|здравствуй|привет|"
+    r"witam|witaj|ahoj|dobrý\s+den|szia|sziasztok|helló|jó\s+napot|здравствуйте|здравствуй|привет|"
     r"добрый\s+(?:день|вечер)|доброе\s+утро|вітаю|привіт|γεια(?:\s+σας)?|merhaba|selam|"
     r"سلام|مرحبا|درود|שלום|こんにちは|こんばんは|おはようございます|お世話になっております|"
     r"你好|您好|大家好|안녕하세요)(?:[\s,!.:;\-–—]+[^\d\s]+){0,3}[\s,!.:;\-–—]*$",
@@ -309,13 +317,19 @@ def _is_header_block(lines: list[str], index: int) -> bool:
     return bool(following) and bool(_HEADER_NEXT.match(following[0]))
 
 
+def _quote_follows(lines: list[str], index: int) -> bool:
+    following = next((line for line in lines[index + 1:] if line), "")
+    return following.startswith(">") and not lines[index].startswith(">")
+
+
 def _attributions(lines: list[str], original: _Original,
                   library: set[int]) -> set[int]:
     """Line numbers of attribution lines, with the lines a client wrapped them from ("On …,
     Turnpost <" / "play+…> wrote:")."""
     found = {index for index in library if not lines[index].startswith(">")}
     for index, line in enumerate(lines):
-        if line and _is_attribution_line(line, original):
+        if line and (_is_attribution_line(line, original)
+                     or (_DATED_INTRODUCTION.search(line) and _quote_follows(lines, index))):
             found.add(index)
     for index in sorted(found):
         # Walk up the same paragraph while the lines above look like an attribution's head.

@@ -153,6 +153,14 @@ ADDRESS = "play+abc123@turnpost.localhost"
     "03.12.2026 17:50, Turnpost пишет:",
     "czw., 3 gru 2026 o 17:50 Turnpost <x@y.org> napisał(a):",
     "2 Dec 2026 17:50 Turnpost <\nplay+abc123@turnpost.localhost>:",
+    # The Bat!: "you wrote" with a time to the second, in the reader's language
+    "Вы писали 3 декабря 2026 г., 17:50:31:",
+    "Ви писали 3 грудня 2026 р., 17:50:31:",
+    "You wrote 3 December 2026, 17:50:31:",
+    "am 3. Dezember 2026 um 17:50:31 schrieben Sie:",
+    "il 3 dicembre 2026 alle 17:50:31 hai scritto:",
+    "Le 3 décembre 2026 à 17:50:31, vous avez écrit :",
+    "El 3 de diciembre de 2026, a las 17:50:31, escribiste:",
 ])
 def test_an_attribution_is_never_the_answer(attribution):
     # Quote-only: the attribution and the quote are all there is.
@@ -194,6 +202,12 @@ def test_greetings_and_pgp_armour_come_before_the_answer():
     assert ReplyText(lines=lines).first_line == "3"
     assert ReplyText(lines=["Hi,", "Hello Turnpost", "Hallo", "Ciao", "سلام", "2"]
                      ).first_line == "2"
+    # The Bat!: a greeting, then its attribution (any wording, dated, a quote below it).
+    for attribution in ("Вы писали 3 декабря 2026 г., 17:50:31:",
+                        "W Twoim liście datowanym 3 grudnia 2026 (17:50:31) można przeczytać:"):
+        lines = own_lines(f"Здравствуйте, Turnpost.\n\n{attribution}\n\n> 1. Bob bid 1.\n\n2\n"
+                          "\n-- \nС уважением,\n Bob\n")
+        assert ReplyText(lines=lines).first_line == "2"
 
 
 def test_a_number_with_words_of_a_different_choice_is_asked_about_in_seven_wonders():
@@ -215,3 +229,44 @@ def test_a_number_with_words_of_a_different_choice_is_asked_about_in_seven_wonde
     # The choice's number alone then plays it.
     pipe(answer(last_mail_to(players[0]), str(number)))
     assert Action.objects.filter(game=game, source="email").count() == 1
+
+
+# ---- a place or good and a count (Stone Age: "river 2" where choice 2 is elsewhere) -----------
+
+def _stone_age_turn():
+    game, players = started("stone_age", 2, seed="river-and-count")
+    player = next(player for player in players if numbered_choices(last_mail_to(player)))
+    return game, player, last_mail_to(player)
+
+
+@pytest.mark.parametrize("own", [
+    "river 2",
+    "River: 2",
+    "Hi!\n\n2 people on the river, please",
+    "Hallo,\n\nriver 2 bitte",
+    "Ciao,\nriver 2 per favore",
+    "Здравствуйте!\n\nriver 2",
+    "سلام\nriver ۲",
+    "您好\nriver ２",
+])
+def test_a_place_and_a_count_play_the_one_choice_they_name(own):
+    game, player, turn = _stone_age_turn()
+    # Choice 2 is another place ("river" choices come after the first email's 20 shown).
+    assert numbered_choices(turn)[2].endswith("places 2 people on the hunting grounds.")
+    pipe(answer(turn, own))
+    inbound = InboundMessage.objects.get()
+    assert (inbound.status, inbound.reason) == ("applied", "move"), inbound.detail
+    [move] = Action.objects.filter(game=game, source="email")
+    assert move.payload == {"type": "place", "location": "river", "count": 2}
+
+
+def test_a_place_with_a_count_it_does_not_have_asks_with_only_that_places_choices():
+    game, player, turn = _stone_age_turn()
+    choices = numbered_choices(turn)
+    pipe(answer(turn, "hunting grounds 9"))
+    inbound = InboundMessage.objects.get()
+    assert inbound.status == "answered", inbound.detail
+    asked = numbered_choices(last_mail_to(player))
+    assert asked and all("hunting grounds" in text for text in asked.values())
+    assert len(asked) == sum("hunting grounds" in text for text in choices.values())
+    assert not Action.objects.filter(game=game, source="email").exists()

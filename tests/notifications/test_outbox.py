@@ -290,14 +290,14 @@ def test_notification_list_and_preferences_pages(client):
     assert not bob.notifications.filter(read_at__isnull=True).exists()
     response = client.post("/notifications/settings/", {
         "digest_hour": 20, "quiet_hours_start": 23, "quiet_hours_end": "",
-        "reminder_percent": 25, "reminder_hours": 2,
+        "reminder_percent": 25, "reminder_hours": 2, "turn_email_grace_minutes": 10,
         **{f"kind__{kind}": "immediate" for kind in
            NotificationKind.values},
     })
     assert b"need both a start and an end" in response.content
     response = client.post("/notifications/settings/", {
         "digest_hour": 20, "quiet_hours_start": 23, "quiet_hours_end": 7,
-        "reminder_percent": 25, "reminder_hours": 2,
+        "reminder_percent": 25, "reminder_hours": 2, "turn_email_grace_minutes": 10,
         **{f"kind__{kind}": "digest" for kind in
            NotificationKind.values},
     })

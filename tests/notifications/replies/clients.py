@@ -9,7 +9,8 @@ Gmail's `gmail_quote` container and its attribution wrapped before the address, 
 `blockquote type="cite"` with a date-first attribution, Outlook's unquoted original under a
 "From:/Sent:" block (a `border-top` paragraph on the desktop, `divRplyFwdMsg` after a rule on
 the web and on phones), Thunderbird's `moz-cite-prefix`, Yahoo's unquoted `yahoo_quoted`
-original, Proton's `protonmail_quote`, K-9's plain text and Samsung's "Original message" block.
+original, Proton's `protonmail_quote`, K-9's plain text, Samsung's "Original message" block and
+The Bat!'s greeting and "you wrote" line with a time to the second above its quote.
 """
 
 from __future__ import annotations
@@ -322,6 +323,36 @@ def k9(own: str, language: str, original: Original, *, bottom: bool = False) -> 
     return Parts(text, None)
 
 
+#: The Bat!'s reply template per language: its greeting, then "you wrote" with the date and a
+#: time to the second, then the quote ("> ") and the cursor below it, then its signature.
+THE_BAT = {
+    "en": ("Hello Turnpost,", "You wrote 3 December 2026, 17:50:31:", "Best regards,"),
+    "ru": ("Здравствуйте, Turnpost.", "Вы писали 3 декабря 2026 г., 17:50:31:",
+           "С уважением,"),
+    "uk": ("Вітаю, Turnpost.", "Ви писали 3 грудня 2026 р., 17:50:31:", "З повагою,"),
+    "de": ("Hallo Turnpost,", "am 3. Dezember 2026 um 17:50:31 schrieben Sie:",
+           "Mit freundlichen Grüßen"),
+    "it": ("Ciao Turnpost,", "il 3 dicembre 2026 alle 17:50:31 hai scritto:", "Cordiali saluti,"),
+    "fr": ("Bonjour Turnpost,", "Le 3 décembre 2026 à 17:50:31, vous avez écrit :",
+           "Cordialement,"),
+    "es": ("Hola Turnpost,", "El 3 de diciembre de 2026, a las 17:50:31, escribiste:",
+           "Saludos,"),
+    "pl": ("Witaj Turnpost,",
+           "W Twoim liście datowanym 3 grudnia 2026 (17:50:31) można przeczytać:", "Pozdrawiam,"),
+}
+
+
+def the_bat(own: str, language: str, original: Original, *, bottom: bool = True) -> Parts:
+    """The Bat! (Ritlabs): plain text, a localized greeting and attribution above the quote."""
+    greeting, attribution, regards = THE_BAT[language]
+    mine = "\n".join(_own(own))
+    quote = _gt(original.lines)
+    signature = f"-- \n{regards}\n Bob"
+    text = (f"{greeting}\n\n{attribution}\n\n{quote}\n\n{mine}\n\n{signature}\n" if bottom
+            else f"{greeting}\n\n{mine}\n\n{attribution}\n\n{quote}\n\n{signature}\n")
+    return Parts(text, None)
+
+
 def samsung(own: str, language: str, original: Original, **_options) -> Parts:
     rule, sender, date, to, subject, footer = SAMSUNG_LABELS[language]
     mine = "\n".join(_own(own))
@@ -347,7 +378,8 @@ def plain(own: str, language: str, original: Original, **_options) -> Parts:
 CLIENTS = {
     "gmail": gmail, "gmail_android": gmail_android, "apple": apple, "outlook": outlook,
     "outlook_web": outlook_web, "outlook_mobile": outlook_mobile, "thunderbird": thunderbird,
-    "yahoo": yahoo, "proton": proton, "k9": k9, "samsung": samsung, "plain": plain,
+    "yahoo": yahoo, "proton": proton, "k9": k9, "samsung": samsung, "the_bat": the_bat,
+    "plain": plain,
 }
 
 

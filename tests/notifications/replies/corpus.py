@@ -165,6 +165,23 @@ CASES: list[Case] = [
     played("samsung-de-top", "samsung", "de", "2", 2),
     played("samsung-ru-top", "samsung", "ru", "3", 3, charset="windows-1251", cte="base64"),
     refused("samsung-quote-only", "samsung", "en", ""),
+    # ---- The Bat!: its greeting, then "you wrote" with a time to the second above the quote
+    played("the-bat-ru-bottom", "the_bat", "ru", "2", 2, charset="windows-1251"),
+    played("the-bat-ru-top", "the_bat", "ru", "3", 3, options={"bottom": False},
+           charset="koi8-r"),
+    played("the-bat-en-bottom", "the_bat", "en", "1", 1),
+    played("the-bat-uk-bottom", "the_bat", "uk", "3", 3, charset="windows-1251"),
+    played("the-bat-de-bottom", "the_bat", "de", "2", 2, charset="iso-8859-1"),
+    played("the-bat-it-bottom", "the_bat", "it", "1", 1),
+    played("the-bat-fr-top", "the_bat", "fr", "2", 2, options={"bottom": False},
+           charset="iso-8859-1"),
+    played("the-bat-es-bottom", "the_bat", "es", "3", 3),
+    played("the-bat-pl-bottom", "the_bat", "pl", "2", 2, charset="iso-8859-2"),
+    refused("the-bat-ru-quote-only", "the_bat", "ru", "", charset="windows-1251"),
+    # ---- a place or good and a count: the toy game's "bid 2" ("Seat 1 bid 2.")
+    played("gmail-en-word-and-count", "gmail", "en", "Hi,\n\nbid 2", 2),
+    played("gmail-it-count-first", "gmail", "it", "Ciao!\n3 bid per favore", 3),
+    played("the-bat-ru-word-and-count", "the_bat", "ru", "bid 1", 1, charset="koi8-r"),
     # ---- automatic answers: out-of-office, vacation responders, lists, bounces, receipts
     dropped("exchange-oof-de", "plain", "de",
             "3. bis 11. Dezember bin ich nicht im Büro. In dringenden Fällen wenden Sie sich "
