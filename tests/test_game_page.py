@@ -30,6 +30,7 @@ def test_choice_texts_read_as_orders_with_the_rest_as_detail():
     assert board.imperative("Seat 0 chose: take the goods on the space + take 1 grain.", 0)[0] \
         == "Take the goods on the space + take 1 grain"
     assert board.imperative("Seat 1 fed their dwarfs.", 1)[0] == "Feed your dwarfs"
+    assert board.imperative("Seat 0 acts.", 0)[0] == "Act"  # not "You: acts."
     assert board.imperative("Seat 3 is 2 food short and loses 10 points.", 3)[0] == (
         "Lose 10 points for the 2 missing food")
     assert board.imperative("Build Baths: pay 2 coins to the right", 0)[0] == (

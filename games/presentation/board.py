@@ -98,7 +98,8 @@ def imperative(text: str, seat: int) -> tuple[str, str]:
     prefix = f"Seat {seat} "
     if head.startswith(prefix):
         words = head[len(prefix):].split(" ", 1)
-        verb, tail = words[0], (words[1] if len(words) > 1 else "")
+        # A one-word sentence keeps its full stop on the verb ("Seat 0 acts.").
+        verb, tail = words[0].rstrip("."), (words[1] if len(words) > 1 else "")
         short = re.match(r"is (\d+) food short and loses (\d+) points", head[len(prefix):])
         if short:
             head = f"Lose {short[2]} points for the {short[1]} missing food"
