@@ -80,6 +80,7 @@ INSTALLED_APPS = [
     "corsheaders",
     "allauth",
     "allauth.account",
+    "oauth2_provider",
     "anymail",
     "accounts",
     "games",
@@ -403,6 +404,8 @@ REST_FRAMEWORK = {
 }
 # Browser clients on other sites (a web client of the API) from these origins only, and only
 # under /api/. Credentials are not shared: such clients send an API token, never our cookies.
+from config.oauth import OAUTH2_PROVIDER  # noqa: E402,F401 - OAuth 2 for apps
+
 CORS_ALLOWED_ORIGINS = env.list("CORS_ALLOWED_ORIGINS", default=[])
 CORS_URLS_REGEX = r"^/api/.*$"
 CORS_ALLOW_HEADERS = (*cors_default_headers, "idempotency-key", "if-none-match")
