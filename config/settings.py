@@ -434,6 +434,7 @@ SPECTACULAR_SETTINGS = {
         {"name": "moderation", "description": "Reports to the moderators."},
     ],
     "VERSION": "1.0.0",
+    "OAS_VERSION": "3.1.0",
     "SERVE_INCLUDE_SCHEMA": False,
     # The docs pages load Swagger UI and Redoc from our static files, never from a CDN.
     "SWAGGER_UI_DIST": "SIDECAR",

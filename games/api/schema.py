@@ -76,13 +76,21 @@ class ErrorDocumentingSchema(AutoSchema):
 
 
 def declare_nullable_types(result, generator, request, public):
-    """drf-spectacular writes a nullable nested object as `allOf: [$ref]` + `nullable` without a
-    `type`; OpenAPI 3.0 reads `nullable` only beside a `type` (Redocly: nullable-type-sibling)."""
+    """The schema is OpenAPI 3.1 (SPECTACULAR_SETTINGS["OAS_VERSION"]), where a field that may be
+    null says so in its type: `type: [string, "null"]`, or `oneOf: [{$ref}, {type: "null"}]` for
+    an object (what drf-spectacular writes, and what openapi-python-client and
+    openapi-typescript turn into `Model | None`; 3.0's `allOf` + `nullable` made the Python
+    client crash on null). Schemas written by hand in 3.0's words (the pagination's
+    `next`/`previous`) are put in 3.1's here."""
 
     def visit(node):
         if isinstance(node, dict):
-            if node.get("nullable") and "type" not in node and "allOf" in node:
-                node["type"] = "object"
+            if node.pop("nullable", False):
+                kind = node.get("type")
+                if isinstance(kind, str):
+                    node["type"] = [kind, "null"]
+                elif isinstance(kind, list) and "null" not in kind:
+                    kind.append("null")
             for value in node.values():
                 visit(value)
         elif isinstance(node, list):
