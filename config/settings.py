@@ -432,6 +432,7 @@ SPECTACULAR_SETTINGS = {
         {"name": "players", "description": "Public profiles, ratings and leaderboards."},
         {"name": "webhooks", "description": "Your webhooks and their delivery logs."},
         {"name": "moderation", "description": "Reports to the moderators."},
+        {"name": "streams", "description": "Server-Sent Events: a game's changes, your notices."},
     ],
     "VERSION": "1.0.0",
     "OAS_VERSION": "3.1.0",
@@ -443,7 +444,8 @@ SPECTACULAR_SETTINGS = {
     "COMPONENT_SPLIT_REQUEST": True,
     "POSTPROCESSING_HOOKS": ["drf_spectacular.hooks.postprocess_schema_enums",
                              "games.api.schema.declare_nullable_types",
-                             "games.api.schema.paths_without_trailing_slash"],
+                             "games.api.schema.paths_without_trailing_slash",
+                             "games.api.stream_schema.add_event_streams"],
     # Several models have a `status`; name each enum after its model so clients get stable names.
     "ENUM_NAME_OVERRIDES": {
         "GameStatusEnum": "games.models.GameStatus",
