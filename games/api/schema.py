@@ -11,7 +11,7 @@ ERROR_DESCRIPTIONS = {
     401: "No valid credentials: a missing, unknown, revoked or expired token.",
     403: "Not allowed: not your seat, a token without the needed scope "
          "(`insufficient_scope`, `details.required_scope` names it), or a sanction.",
-    404: "There is no such object, or the caller may not see it.",
+    404: "There is no such object, or the caller may not see it (or no such page).",
     409: "The game moved on (`stale_version`) or is not in a state that allows this.",
     422: "Well-formed but refused: an illegal action, or an Idempotency-Key reused "
          "with another body.",
@@ -47,8 +47,9 @@ class ErrorDocumentingSchema(AutoSchema):
             if not all(isinstance(permission, permissions.AllowAny)
                        for permission in self.view.get_permissions()):
                 codes.add(403)
-        if "{" in self.path:
-            codes.add(404)
+        if "{" in self.path or (method == "GET" and self._is_list_view()
+                                and self._get_paginator() is not None):
+            codes.add(404)  # the object, or a page past the end
         action = getattr(self.view, "action", None)
         if method == "POST" and action in getattr(self.view, "schema_conflicts", ()):
             codes.add(409)
