@@ -36,7 +36,10 @@ def run_schemathesis(base_url: str, *, headers: dict[str, str], report_dir: Path
                "--report", "junit", "--report-dir", str(report_dir), "--no-color"]
     for name, value in headers.items():
         command += ["--header", f"{name}: {value}"]
-    completed = subprocess.run(command, capture_output=True, text=True, timeout=3000)
+    report_dir.mkdir(parents=True, exist_ok=True)
+    # Run in the report's folder: schemathesis keeps its example cache where it runs.
+    completed = subprocess.run(command, capture_output=True, text=True, timeout=3000,
+                               cwd=report_dir)
     return completed.returncode, completed.stdout + completed.stderr
 
 
