@@ -42,3 +42,14 @@ class AccessTokenForm(forms.Form):
     expires_in_days = forms.IntegerField(
         required=False, min_value=1, max_value=366, label=_("Expires after (days)"),
         help_text=_("Leave empty for a token that lasts until you revoke it."))
+
+
+class OAuthAppForm(forms.Form):
+    name = forms.CharField(max_length=255, label=_("Name"),
+                           help_text=_("What players see when they are asked to allow it."))
+    redirect_uris = forms.CharField(
+        label=_("Redirect URIs"), widget=forms.Textarea(attrs={"rows": 2}),
+        help_text=_("Where players are sent back with the code, one a line; http://127.0.0.1 "
+                    "(any port) for an app on their own machine."))
+    confidential = forms.BooleanField(
+        required=False, label=_("Confidential (a server that can keep a client secret)"))

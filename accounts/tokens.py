@@ -18,6 +18,7 @@ from datetime import datetime, timedelta
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext
+from oauth2_provider.models import get_access_token_model
 
 from accounts.models import PersonalAccessToken, TokenEvent, TokenScope
 from config import prepared_sql
@@ -124,9 +125,24 @@ def token_authenticate(raw: str, now: datetime | None = None) -> PersonalAccessT
     return token
 
 
-def has_scope(auth, scope: str) -> bool:
-    """Whether a request's credentials allow `scope`: a personal token only its own scopes;
-    a browser session and a legacy password-login token everything the player may do."""
+def granted_scopes(auth) -> tuple[str, ...]:
+    """The scopes a request's credentials hold: a personal token's or an OAuth app's token's own
+    scopes; a browser session and a legacy password-login token every scope."""
     if isinstance(auth, PersonalAccessToken):
-        return scope in auth.scopes
-    return True
+        return tuple(scope for scope in ALL_SCOPES if scope in auth.scopes)
+    if isinstance(auth, get_access_token_model()):
+        return tuple(scope for scope in ALL_SCOPES if scope in auth.scope.split())
+    return ALL_SCOPES
+
+
+def expiry_of(auth) -> datetime | None:
+    """When a request's token stops working (None: a session, or a token until revoked)."""
+    if isinstance(auth, PersonalAccessToken):
+        return auth.expires_at
+    if isinstance(auth, get_access_token_model()):
+        return auth.expires
+    return None
+
+
+def has_scope(auth, scope: str) -> bool:
+    return scope in granted_scopes(auth)

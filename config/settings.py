@@ -80,6 +80,7 @@ INSTALLED_APPS = [
     "corsheaders",
     "allauth",
     "allauth.account",
+    "oauth2_provider",
     "anymail",
     "django_guid",
     "accounts",
@@ -412,6 +413,8 @@ REST_FRAMEWORK = {
 }
 # Browser clients on other sites (a web client of the API) from these origins only, and only
 # under /api/. Credentials are not shared: such clients send an API token, never our cookies.
+from config.oauth import OAUTH2_PROVIDER  # noqa: E402,F401 - OAuth 2 for apps
+
 CORS_ALLOWED_ORIGINS = env.list("CORS_ALLOWED_ORIGINS", default=[])
 CORS_URLS_REGEX = r"^/api/.*$"
 CORS_ALLOW_HEADERS = (*cors_default_headers, "idempotency-key", "if-none-match", "x-request-id")
@@ -445,8 +448,10 @@ SPECTACULAR_SETTINGS = {
         {"name": "players", "description": "Public profiles, ratings and leaderboards."},
         {"name": "webhooks", "description": "Your webhooks and their delivery logs."},
         {"name": "moderation", "description": "Reports to the moderators."},
+        {"name": "streams", "description": "Server-Sent Events: a game's changes, your notices."},
     ],
     "VERSION": "1.0.0",
+    "OAS_VERSION": "3.1.0",
     "SERVE_INCLUDE_SCHEMA": False,
     # The docs pages load Swagger UI and Redoc from our static files, never from a CDN.
     "SWAGGER_UI_DIST": "SIDECAR",
@@ -456,7 +461,8 @@ SPECTACULAR_SETTINGS = {
     "POSTPROCESSING_HOOKS": ["drf_spectacular.hooks.postprocess_schema_enums",
                              "games.api.schema.declare_nullable_types",
                              "games.api.schema.paths_without_trailing_slash",
-                             "games.api.schema.declare_response_headers"],
+                             "games.api.schema.declare_response_headers",
+                             "games.api.stream_schema.add_event_streams"],
     # Several models have a `status`; name each enum after its model so clients get stable names.
     "ENUM_NAME_OVERRIDES": {
         "GameStatusEnum": "games.models.GameStatus",

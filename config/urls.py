@@ -10,6 +10,7 @@ from drf_spectacular.views import (
     SpectacularRedocView,
     SpectacularSwaggerSplitView,
 )
+from oauth2_provider import urls as oauth_urls
 
 from accounts.views import language_choose
 from games.api.guide import writing_a_client
@@ -41,6 +42,10 @@ urlpatterns = [
     # Installing the site on a phone: the manifest, and the service worker at the root scope.
     path("manifest.webmanifest", live_views.manifest, name="web-manifest"),
     path("sw.js", live_views.service_worker, name="service-worker"),
+    # OAuth 2 for apps (config/oauth.py): authorize (the consent page), token, revoke_token, and
+    # the server's metadata (RFC 8414) where clients look for it.
+    path("oauth/", include((oauth_urls.base_urlpatterns[:3], "oauth2_provider"))),
+    path("", include((oauth_urls.metadata_urlpatterns[:1], "oauth2_provider_metadata"))),
     path("api/v1/", include("games.api.urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("api/docs/", _api_docs, name="api-docs"),

@@ -2,7 +2,8 @@
 and `Authorization: Bearer <key>` (OAuth-style, what most generated clients send). A header of
 either scheme with a wrong, malformed, revoked or expired token is a 401, never an anonymous
 request. Personal access tokens (accounts.tokens, `tp_…`) carry scopes; a key without the
-prefix is a token from the password login of earlier versions (every scope)."""
+prefix is a token from the password login of earlier versions (every scope). OAuth apps' access
+tokens (accounts.oauth, `tpo_…`) carry the scopes the player granted the app."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from drf_spectacular.extensions import OpenApiAuthenticationExtension
 from rest_framework import exceptions
 from rest_framework.authentication import TokenAuthentication, get_authorization_header
 
+from accounts.oauth import ACCESS_TOKEN_PREFIX, oauth_authenticate
 from accounts.tokens import TOKEN_PREFIX, TokenInvalid, token_authenticate
 
 TOKEN_SCHEMES = (b"token", b"bearer")
@@ -30,12 +32,14 @@ class TokenOrBearerAuthentication(TokenAuthentication):
         except UnicodeError:
             raise exceptions.AuthenticationFailed(
                 _("Invalid token header: the token has characters a token never has.")) from None
-        if key.startswith(TOKEN_PREFIX):
-            try:
-                token = token_authenticate(key)
-            except TokenInvalid as error:
-                raise exceptions.AuthenticationFailed(str(error)) from None
-            return _speaking_their_language(token.user), token
+        for prefix, authenticate in ((TOKEN_PREFIX, token_authenticate),
+                                     (ACCESS_TOKEN_PREFIX, oauth_authenticate)):
+            if key.startswith(prefix):
+                try:
+                    token = authenticate(key)
+                except TokenInvalid as error:
+                    raise exceptions.AuthenticationFailed(str(error)) from None
+                return _speaking_their_language(token.user), token
         user, token = self.authenticate_credentials(key)
         return _speaking_their_language(user), token
 

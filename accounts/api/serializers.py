@@ -18,6 +18,27 @@ class TokenSerializer(serializers.Serializer):
     username = serializers.CharField()
 
 
+class TokenInfoSerializer(serializers.Serializer):
+    """What the caller's credentials are: whose, which scopes, until when."""
+
+    kind = serializers.ChoiceField(
+        choices=[("personal", "personal"), ("oauth", "oauth"), ("password_login", "password_login"),
+                 ("session", "session")],
+        help_text="`personal`: a personal access token; `oauth`: an app's OAuth access token; "
+                  "`password_login`: a token of the password login of earlier versions (every "
+                  "scope); `session`: a browser session (every scope).")
+    user_id = serializers.IntegerField()
+    username = serializers.CharField()
+    scopes = serializers.ListField(child=serializers.ChoiceField(choices=TokenScope.choices))
+    expires_at = serializers.DateTimeField(
+        allow_null=True, help_text="When the token stops working; null: until revoked.")
+    application = serializers.CharField(
+        allow_null=True, help_text="The OAuth app the token was given to (its name); null for "
+                                   "other kinds.")
+    client_id = serializers.CharField(allow_null=True,
+                                      help_text="The OAuth app's client id; null for other kinds.")
+
+
 class AccessTokenSerializer(serializers.ModelSerializer):
     """One of the caller's personal access tokens (never the token itself)."""
 

@@ -33,12 +33,22 @@ from accounts.api.serializers import (
     AccessTokenSerializer,
     MeSerializer,
     MeUpdateSerializer,
+    TokenInfoSerializer,
     TokenRequestSerializer,
     TokenSerializer,
 )
 from accounts.models import PersonalAccessToken
+from accounts.oauth import is_oauth_token
 from accounts.services import LoginLocked, password_login
-from accounts.tokens import ALL_SCOPES, TokenError, token_create, token_revoke, tokens_of
+from accounts.tokens import (
+    ALL_SCOPES,
+    TokenError,
+    expiry_of,
+    granted_scopes,
+    token_create,
+    token_revoke,
+    tokens_of,
+)
 from config.throttling import ScopedRateThrottle
 from games.api.errors import error_body
 from games.api.idempotency import IDEMPOTENCY_KEY, idempotent
@@ -130,16 +140,16 @@ class AccessTokenListView(APIView):
         data = serializer.validated_data
         days = data.get("expires_in_days")
         expires_at = timezone.now() + timedelta(days=days) if days else None
-        caller = request.auth
-        if isinstance(caller, PersonalAccessToken):
-            missing = [scope for scope in data["scopes"] if scope not in caller.scopes]
-            if missing:
-                raise InsufficientScope(
-                    gettext("This token cannot make a token with the '%(value)s' scope it lacks.")
-                        % {"value": missing[0]},
-                    details={"required_scope": missing[0]})
-            if caller.expires_at and (expires_at is None or expires_at > caller.expires_at):
-                expires_at = caller.expires_at
+        held = granted_scopes(request.auth)
+        missing = [scope for scope in data["scopes"] if scope not in held]
+        if missing:
+            raise InsufficientScope(
+                gettext("This token cannot make a token with the '%(value)s' scope it lacks.")
+                    % {"value": missing[0]},
+                details={"required_scope": missing[0]})
+        caller_expires_at = expiry_of(request.auth)
+        if caller_expires_at and (expires_at is None or expires_at > caller_expires_at):
+            expires_at = caller_expires_at
         try:
             token, raw = token_create(user=request.user, name=data["name"], scopes=data["scopes"],
                                       expires_at=expires_at, via="api",
@@ -174,6 +184,36 @@ class AccessTokenDetailView(APIView):
 def _is_the_calling_token(auth, token_id: int) -> bool:
     """Revoking the token one calls with only lowers what its holder can do: no `manage` needed."""
     return isinstance(auth, PersonalAccessToken) and auth.pk == token_id
+
+
+class TokenInfoView(APIView):
+    """The token check: any token may ask about itself, whatever its scopes."""
+
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(operation_id="get_token_info", tags=["tokens"],
+                   summary="Check my token: its user, scopes and expiry",
+                   description="Answers for the credentials the request carries (a personal "
+                               "token, an OAuth app's token, or a session); no scope needed. "
+                               "An unknown, revoked or expired token is a 401.",
+                   responses={200: TokenInfoSerializer})
+    def get(self, request):
+        auth = request.auth
+        application = auth.application if is_oauth_token(auth) else None
+        return Response(TokenInfoSerializer({
+            "kind": _credentials_kind(auth), "user_id": request.user.pk,
+            "username": request.user.username, "scopes": list(granted_scopes(auth)),
+            "expires_at": expiry_of(auth),
+            "application": application.name if application else None,
+            "client_id": application.client_id if application else None}).data)
+
+
+def _credentials_kind(auth) -> str:
+    if isinstance(auth, PersonalAccessToken):
+        return "personal"
+    if is_oauth_token(auth):
+        return "oauth"
+    return "session" if auth is None else "password_login"
 
 
 class MeView(APIView):

@@ -72,6 +72,7 @@ def _profile_settings_read(answer: dict, request) -> dict:
 
 class GameQueueView(APIView):
     permission_classes = [permissions.IsAuthenticated, TokenScopeRequired]
+    schema_more_errors = (409,)  # queueing in a game that is not running
 
     @extend_schema(operation_id="get_move_queue", tags=["moves"], summary="My queued moves",
                    responses={200: QueueSerializer}, description="My queued conditional moves.")

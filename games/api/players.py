@@ -120,22 +120,75 @@ class InviteLinkJoinView(APIView):
         return Response(GameDetailSerializer(game, context={"request": request}).data)
 
 
+class PlayerRatingSerializer(serializers.Serializer):
+    engine = serializers.CharField()
+    rating = serializers.FloatField(help_text="The conservative OpenSkill rating (ordinal).")
+    rated_games = serializers.IntegerField()
+    provisional = serializers.BooleanField(help_text="Too few rated games to be sure yet.")
+
+
+class EngineRecordSerializer(serializers.Serializer):
+    engine = serializers.CharField()
+    name = serializers.CharField()
+    played = serializers.IntegerField(help_text="Finished games.")
+    won = serializers.IntegerField()
+    rating = PlayerRatingSerializer(allow_null=True, help_text="Null before a rated game.")
+
+
+class ReliabilitySerializer(serializers.Serializer):
+    percent = serializers.IntegerField(
+        allow_null=True, help_text="Whole percent of recent deadlines met; null before any.")
+    recent_deadlines = serializers.IntegerField()
+    met = serializers.IntegerField()
+    missed = serializers.IntegerField()
+    timeouts_total = serializers.IntegerField()
+    games_abandoned_to_bot = serializers.IntegerField()
+
+
+class HeadToHeadSerializer(serializers.Serializer):
+    games = serializers.IntegerField(help_text="Finished games you both played.")
+    player_ahead = serializers.IntegerField(help_text="Games the player finished ahead of you.")
+    viewer_ahead = serializers.IntegerField(help_text="Games you finished ahead of the player.")
+    level = serializers.IntegerField()
+
+
+class ProfileGameSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    title = serializers.CharField()
+    engine = serializers.CharField()
+    status = serializers.ChoiceField(choices=GameStatus.choices)
+
+
+class UserProfileSerializer(serializers.Serializer):
+    """A player's public profile (GET /api/v1/users/{username}/)."""
+
+    username = serializers.CharField()
+    display_name = serializers.CharField()
+    member_since = serializers.DateTimeField()
+    engines = EngineRecordSerializer(many=True)
+    reliability = ReliabilitySerializer()
+    head_to_head = HeadToHeadSerializer(
+        allow_null=True, help_text="Against you; null for anonymous callers and your own profile.")
+    current_games = ProfileGameSerializer(many=True, help_text="At most 50.")
+    finished_games_url = serializers.URLField()
+
+
 class UserProfileView(APIView):
     """A player's public profile: nothing private (no email, timezone or vacations)."""
 
     permission_classes = [permissions.AllowAny, TokenScopeRequired]
 
     @extend_schema(operation_id="get_user_profile", tags=["players"],
-                   summary="A player's public profile", responses={200: OpenApiTypes.OBJECT})
+                   summary="A player's public profile", responses={200: UserProfileSerializer})
     def get(self, request, username):
         player = get_object_or_404(get_user_model(), username=username, is_active=True)
         facts = profiles.profile(player, request.user)
         current = profiles.current_games(player, request.user)[:50]
         head_to_head = facts["head_to_head"]
-        return Response({
+        return Response(UserProfileSerializer({
             "username": facts["username"],
             "display_name": facts["display_name"],
-            "member_since": facts["member_since"].isoformat(),
+            "member_since": facts["member_since"],
             "engines": [record.as_dict() for record in facts["engines"]],
             "reliability": facts["reliability"].as_dict(),
             "head_to_head": head_to_head.as_dict() if head_to_head else None,
@@ -143,7 +196,7 @@ class UserProfileView(APIView):
                                "status": game.status} for game in current],
             "finished_games_url": request.build_absolute_uri(
                 f"/api/v1/games/?status=finished&player={player.username}"),
-        })
+        }).data)
 
 
 class LeaderboardSerializer(serializers.ModelSerializer):

@@ -14,7 +14,7 @@ ERROR_DESCRIPTIONS = {
     401: "No valid credentials: a missing, unknown, revoked or expired token.",
     403: "Not allowed: not your seat, a token without the needed scope "
          "(`insufficient_scope`, `details.required_scope` names it), or a sanction.",
-    404: "There is no such object, or the caller may not see it.",
+    404: "There is no such object, or the caller may not see it (or no such page).",
     409: "The game moved on (`stale_version`) or is not in a state that allows this.",
     422: "Well-formed but refused: an illegal action, or an Idempotency-Key reused "
          "with another request (`idempotency_key_reused`).",
@@ -98,8 +98,9 @@ class ErrorDocumentingSchema(AutoSchema):
             if not all(isinstance(permission, permissions.AllowAny)
                        for permission in self.view.get_permissions()):
                 codes.add(403)
-        if "{" in self.path:
-            codes.add(404)
+        if "{" in self.path or (method == "GET" and self._is_list_view()
+                                and self._get_paginator() is not None):
+            codes.add(404)  # the object, or a page past the end
         action = getattr(self.view, "action", None)
         if method == "POST" and action in getattr(self.view, "schema_conflicts", ()):
             codes.add(409)
@@ -156,13 +157,21 @@ def declare_response_headers(result, generator, request, public):
 
 
 def declare_nullable_types(result, generator, request, public):
-    """drf-spectacular writes a nullable nested object as `allOf: [$ref]` + `nullable` without a
-    `type`; OpenAPI 3.0 reads `nullable` only beside a `type` (Redocly: nullable-type-sibling)."""
+    """The schema is OpenAPI 3.1 (SPECTACULAR_SETTINGS["OAS_VERSION"]), where a field that may be
+    null says so in its type: `type: [string, "null"]`, or `oneOf: [{$ref}, {type: "null"}]` for
+    an object (what drf-spectacular writes, and what openapi-python-client and
+    openapi-typescript turn into `Model | None`; 3.0's `allOf` + `nullable` made the Python
+    client crash on null). Schemas written by hand in 3.0's words (the pagination's
+    `next`/`previous`) are put in 3.1's here."""
 
     def visit(node):
         if isinstance(node, dict):
-            if node.get("nullable") and "type" not in node and "allOf" in node:
-                node["type"] = "object"
+            if node.pop("nullable", False):
+                kind = node.get("type")
+                if isinstance(kind, str):
+                    node["type"] = [kind, "null"]
+                elif isinstance(kind, list) and "null" not in kind:
+                    kind.append("null")
             for value in node.values():
                 visit(value)
         elif isinstance(node, list):

@@ -9,8 +9,9 @@ changed, whose player was banned or deactivated, or whose viewer may no longer s
 sits elsewhere now) gets a `closed` event with the reason and is closed.
 
 The check reads the database in a fixed number of queries, whatever the number of streams:
-tokens, legacy tokens, users (with a ban), sessions, and games, seats and invitations (at most
-seven, those no stream needs skipped). Token expiry is timed here, without a query.
+tokens, OAuth tokens, legacy tokens, users (with a ban), sessions, and games, seats and
+invitations (at most eight, those no stream needs skipped). Token expiry is timed here, without a
+query.
 """
 
 from __future__ import annotations
@@ -22,8 +23,10 @@ from django.conf import settings
 from django.db.models import Exists, OuterRef
 from django.utils import timezone
 from django.utils.crypto import salted_hmac
+from oauth2_provider.models import get_access_token_model
 
 from accounts.models import PersonalAccessToken, Sanction, User
+from accounts.oauth import is_oauth_token
 from games.live import hub as live
 from games.selectors.access import sight_of
 
@@ -42,6 +45,8 @@ class StreamAccess:
     #: A personal access token (accounts.tokens) by id, with its expiry, timed here.
     token_id: int | None = None
     expires_at: datetime | None = None
+    #: An OAuth app's access token (accounts.oauth) by id; revoking deletes it.
+    oauth_token_id: int | None = None
     #: A token from the password login of earlier versions (deleted on a password change).
     legacy_token_key: str | None = None
     #: A session cookie, and a mark of the password the stream opened under.
@@ -62,6 +67,8 @@ def access_of(request, user, credentials) -> StreamAccess:
         return StreamAccess(user_id, token_id=credentials.pk, expires_at=credentials.expires_at)
     if isinstance(credentials, Token):
         return StreamAccess(user_id, legacy_token_key=credentials.key)
+    if is_oauth_token(credentials):
+        return StreamAccess(user_id, oauth_token_id=credentials.pk, expires_at=credentials.expires)
     if user_id is None:
         return StreamAccess(None)
     return StreamAccess(user_id, session_key=request.session.session_key,
@@ -103,6 +110,14 @@ def _check_tokens(accesses, lost) -> None:
             pk__in=token_ids, revoked_at__isnull=True).values_list("pk", flat=True))
         for index, access in _still_open(accesses, lost):
             if access.token_id and access.token_id not in live_ids:
+                lost[index] = "token_revoked"
+    oauth_ids = {access.oauth_token_id for _, access in _still_open(accesses, lost)
+                 if access.oauth_token_id}
+    if oauth_ids:
+        live_ids = set(get_access_token_model().objects.filter(pk__in=oauth_ids)
+                       .values_list("pk", flat=True))
+        for index, access in _still_open(accesses, lost):
+            if access.oauth_token_id and access.oauth_token_id not in live_ids:
                 lost[index] = "token_revoked"
     keys = {access.legacy_token_key for _, access in _still_open(accesses, lost)
             if access.legacy_token_key}

@@ -196,10 +196,20 @@ def _game_start(game_id: int, user) -> dict:
         }
 
 
+def _seen_after(facts: live.GameFacts, entry: live.LogEntry | None) -> tuple[str, tuple]:
+    """The status and awaited seats a `move` event tells: the game's right after its log entry
+    (the same whenever the event is sent: live, or resumed by Last-Event-ID), or the game's now
+    for a `status` event and for entries logged before the log kept them."""
+    if entry is not None and entry.awaiting_after is not None:
+        return entry.status_after, entry.awaiting_after
+    return facts.status, facts.awaiting
+
+
 def _change(facts: live.GameFacts, entry: live.LogEntry | None, seat: int | None) -> dict:
+    status, awaiting = _seen_after(facts, entry)
     change = {"game": facts.game_id, "version": entry.sequence if entry else facts.version,
-              "status": facts.status, "awaiting": list(facts.awaiting),
-              "your_turn": seat is not None and seat in facts.awaiting}
+              "status": status, "awaiting": list(awaiting),
+              "your_turn": seat is not None and seat in awaiting}
     if entry is not None:
         message = entry.text_for(seat)
         change["log"] = {"sequence": entry.sequence, "seat": entry.seat_number,
@@ -230,11 +240,13 @@ async def _game_events(game_id: int, seat: int | None, snapshot: dict, last: int
         from_bus = False
         while facts is not None:
             if not from_bus and facts.version > last:  # resuming, or a missed message
+                entry = None
                 for entry in await live.db_call(live.load_log_entries)(game_id, last):
                     yield sse(_change(facts, entry, seat), "move", entry.sequence)
                     last = entry.sequence
-                shown = (facts.status, facts.awaiting, facts.seats_taken)
-            elif not from_bus and (facts.status, facts.awaiting, facts.seats_taken) != shown:
+                # What the client saw last: a `status` event follows if the game changed since.
+                shown = (*_seen_after(facts, entry), facts.seats_taken)
+            if not from_bus and (facts.status, facts.awaiting, facts.seats_taken) != shown:
                 shown = (facts.status, facts.awaiting, facts.seats_taken)
                 yield sse({**_change(facts, None, seat), "seats_taken": facts.seats_taken},
                           "status")
@@ -265,7 +277,7 @@ async def _game_events(game_id: int, seat: int | None, snapshot: dict, last: int
                                                            "move", version)
                     yield event
                     last = version
-                    shown = (facts.status, facts.awaiting, facts.seats_taken)
+                    shown = (*_seen_after(facts, facts.entry), facts.seats_taken)
                     from_bus = True
                     continue
             # A status change, or a gap (a message was lost): look at the game itself.

@@ -1,7 +1,13 @@
 from django.urls import include, path, re_path
 from rest_framework.routers import SimpleRouter
 
-from accounts.api.views import AccessTokenDetailView, AccessTokenListView, MeView, ObtainTokenView
+from accounts.api.views import (
+    AccessTokenDetailView,
+    AccessTokenListView,
+    MeView,
+    ObtainTokenView,
+    TokenInfoView,
+)
 from games.api.autoplay import GameAutoplayView, GameQueueView, MyAutoplayView
 from games.api.players import (
     InviteLinkJoinView,
@@ -26,6 +32,7 @@ urlpatterns = [
     path("auth/token/", ObtainTokenView.as_view(), name="api-token"),
     path("tokens/", AccessTokenListView.as_view(), name="api-tokens"),
     path("tokens/<int:token_id>/", AccessTokenDetailView.as_view(), name="api-token-detail"),
+    path("token/", TokenInfoView.as_view(), name="api-token-info"),
     path("me/", MeView.as_view(), name="api-me"),
     path("me/games/", MyGamesView.as_view(), name="api-my-games"),
     path("me/autoplay/", MyAutoplayView.as_view(), name="api-my-autoplay"),

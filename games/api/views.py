@@ -125,7 +125,7 @@ class GameViewSet(GamePlayersMixin, mixins.ListModelMixin, mixins.RetrieveModelM
     serializer_class = GameSummarySerializer
     #: For the schema: writes that depend on the game's state (409) or refuse a body (422).
     schema_conflicts = ("create", "join", "leave", "start", "add_bot", "take_back", "actions",
-                        "resign", "invite", "undo")
+                        "resign", "invite", "undo", "decline", "rematch")
     schema_unprocessable = ("actions",)
     #: The token scope writes need (the chat route asks for `chat` instead).
     write_scope = "play"

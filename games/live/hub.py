@@ -41,7 +41,8 @@ logger = logging.getLogger(__name__)
 QUEUE_LIMIT = 256
 #: Facts of recent log entries kept per process (each is read once for all its streams).
 FACTS_CACHE_SIZE = 2048
-_ENTRY_FIELDS = ("sequence", "seat_number", "payload", "public_text", "actor_text")
+_ENTRY_FIELDS = ("sequence", "seat_number", "payload", "public_text", "actor_text",
+                 "status_after", "awaiting_after")
 
 
 @dataclass(frozen=True)
@@ -53,16 +54,24 @@ class LogEntry:
     seat_number: int | None
     public_text: dict
     actor_text: dict | None = None
+    #: The game's status and awaited seats right after this entry (None: not kept, an entry
+    #: older than that column), so that its event reads the same live and resumed.
+    status_after: str | None = None
+    awaiting_after: tuple[int, ...] | None = None
 
     @classmethod
     def from_row(cls, sequence: int, seat_number: int | None, payload, public_text: str,
-                 actor_text: str | None) -> LogEntry:
+                 actor_text: str | None, status_after: str = "",
+                 awaiting_after: list[int] | None = None) -> LogEntry:
         from games.models import Action
 
         row = Action(sequence=sequence, seat_number=seat_number, payload=payload,
                      public_text=public_text, actor_text=actor_text)
+        kept = awaiting_after is not None
         return cls(sequence=sequence, seat_number=seat_number, public_text=row.text_for(None),
-                   actor_text=row.text_for(seat_number) if row.hides_something else None)
+                   actor_text=row.text_for(seat_number) if row.hides_something else None,
+                   status_after=status_after if kept else None,
+                   awaiting_after=tuple(awaiting_after) if kept else None)
 
     def text_for(self, seat_number: int | None) -> dict:
         if seat_number is not None and seat_number == self.seat_number and self.actor_text:

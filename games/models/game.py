@@ -233,6 +233,11 @@ class Action(models.Model):
     # The sequence of the undo entry that took this move back; the entry itself stays in the log
     # and is skipped when the log is replayed at that version or later.
     undone_by = models.PositiveIntegerField(verbose_name=_("undone by"), null=True, blank=True)
+    # The game as every viewer could see it right after this entry: its status and the seats
+    # it awaited. Event streams render a move from these, live and when resumed alike, so a
+    # replayed event is the one sent live (null on entries logged before they were kept).
+    status_after = models.CharField(max_length=10, blank=True, default="")
+    awaiting_after = models.JSONField(null=True, blank=True)
     created_at = models.DateTimeField(verbose_name=_("created at"), auto_now_add=True)
 
     class Meta:

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from games.engines.base import Engine
-from games.models import Action, ActionKind, ActionSource, Game
+from games.models import Action, ActionKind, ActionSource, Game, GameStatus
 from games.services.access import engine_guard, require_playable
 from games.services.writes import log_entry_write
 
@@ -50,10 +50,19 @@ def append_action(
         payload=payload,
         source=source,
         actor=actor,
+        **facts_after(game, engine),
         **Action.stored_texts(public_text, actor_text, seat_number=seat_number, payload=payload),
     )
     log_entry_write(action)
     return action
+
+
+def facts_after(game: Game, engine: Engine) -> dict[str, Any]:
+    """What a log entry keeps of the game as it stands after it (game.state): its status and the
+    seats it awaits, as the clocks will have them (clocks.refresh_turns)."""
+    over = engine.is_over(game.state)
+    return {"status_after": GameStatus.FINISHED if over else game.status,
+            "awaiting_after": [] if over else sorted(engine.active_seats(game.state))}
 
 
 def resolve_once(game: Game, engine: Engine) -> bool:

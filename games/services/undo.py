@@ -33,7 +33,7 @@ from games.services.access import (
     require_unrestricted,
 )
 from games.services.autoplay import after_change
-from games.services.steps import SubmitResult
+from games.services.steps import SubmitResult, facts_after
 
 #: Moves a player made themselves (a queued move is theirs, made in advance); a bot's or a
 #: timeout's move is not theirs to take back.
@@ -134,16 +134,16 @@ def game_move_undo(*, game_id: int, user, expected_version: int | None,
             {"with_automatic": [entry.sequence for entry in taken_back[1:]]}
             if len(taken_back) > 1 else {})}
         public_text, actor_text = took_back_texts(seat.number, target)
+        game.state = before
         record = Action.objects.create(
             game=game, sequence=game.version, kind=ActionKind.UNDO, seat_number=seat.number,
-            payload=payload, source=source, actor=user,
+            payload=payload, source=source, actor=user, **facts_after(game, engine),
             **Action.stored_texts(public_text, actor_text, seat_number=seat.number,
                                   payload=payload),
         )
         Action.objects.filter(pk__in=[entry.pk for entry in taken_back]).update(
             undone_by=record.sequence)
         bus.publish_game_after_commit(game.pk, game.version, record.pk)
-        game.state = before
         require_playable(game, engine, "undo", seat.number)
         after_change(game, engine, now, acted_seat=None, announce_turns=False)
     return SubmitResult(game=game, outcome={"sequence": record.sequence, "version": game.version,

@@ -1,5 +1,7 @@
-"""A client generated from the live schema works: three people play a full game of every engine
-through the generated code alone (login, lobby, legal actions, moves), against a live server.
+"""A client generated from the live schema works: people play a full game of every engine and
+player count the issue names through the generated code alone (login, lobby, their game list
+before anyone moved, legal actions, moves, standings, profiles, the leaderboard), against a live
+server; every answer parses into typed models.
 
 Prints per engine the HTTP requests and the wall time of the game."""
 
@@ -11,7 +13,12 @@ import time
 import pytest
 
 from games.engines.registry import all_engines
-from tests.api.generated import fetch_schema, generate_client, import_every_module
+from tests.api.generated import (
+    assert_parsed,
+    fetch_schema,
+    generate_client,
+    import_every_module,
+)
 from tests.factories import PASSWORD, UserFactory, confirm_email
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
@@ -58,14 +65,26 @@ def _quiet_http_log():
     logging.getLogger("httpx").setLevel(logging.WARNING)
 
 
+def parsed(response):
+    """The parsed answer of a `sync_detailed` call, checked typed against its JSON."""
+    import json
+
+    assert response.status_code == 200, response.content
+    assert_parsed(response.parsed, json.loads(response.content))
+    return response.parsed
+
+
 def play_full_game(tc, base_url, slug: str, users, seed: int) -> dict:
+    from turnpost_client.api.account import list_my_games
     from turnpost_client.api.games import create_game, get_game, join_game, start_game
     from turnpost_client.api.moves import list_legal_actions, submit_action
+    from turnpost_client.api.players import get_leaderboard, get_user_profile
     from turnpost_client.models import (
         ActionSubmitRequest,
         ActionSubmitRequestAction,
         GameCreateRequest,
         GameStatusEnum,
+        ListMyGamesStatus,
     )
 
     counter = Counted()
@@ -80,6 +99,11 @@ def play_full_game(tc, base_url, slug: str, users, seed: int) -> dict:
     assert game.status == GameStatusEnum.ACTIVE, game
     client_of = {user.username: client for user, client in zip(users, clients, strict=True)}
     by_seat = {seat.number: client_of[seat.username] for seat in game.seats}
+    # What a bot does first (docs/writing-a-client.md): list its games, seat 0 before anyone
+    # has moved (`last_move` null).
+    for number in sorted(by_seat):
+        listed = parsed(list_my_games.sync_detailed(client=by_seat[number]))
+        assert [item.id for item in listed.results] == [game.id]
     chooser = random.Random(seed)
     moves = stale = 0
     # What a move's answer says is enough to go on: the version, the status, the awaited seats.
@@ -104,8 +128,15 @@ def play_full_game(tc, base_url, slug: str, users, seed: int) -> dict:
         assert hasattr(answer, "awaiting_seats"), answer
         moves += 1
         status, awaiting, version = answer.status.value, answer.awaiting_seats, answer.version
-    game = get_game.sync(game.id, client=clients[0])
+    game = parsed(get_game.sync_detailed(game.id, client=clients[0]))
     assert game.status == GameStatusEnum.FINISHED, f"{slug}: not over after {moves} moves"
+    assert sorted(standing.rank for standing in game.standings)[0] == 1
+    assert all(standing.rating is None or standing.rating.after is not None
+               for standing in game.standings)
+    parsed(list_my_games.sync_detailed(client=clients[0], status=ListMyGamesStatus.FINISHED))
+    profile = parsed(get_user_profile.sync_detailed(users[0].username, client=clients[1]))
+    assert profile.engines[0].played >= 1 and profile.head_to_head.games >= 1
+    parsed(get_leaderboard.sync_detailed(slug, client=clients[0]))
     return {"moves": moves, "requests": counter.requests, "stale": stale,
             "seconds": time.perf_counter() - started, "winners": game.result["winners"]}
 
@@ -116,13 +147,21 @@ def test_every_generated_module_imports(generated):
     assert any(name.endswith("get_engine") for name in names)
 
 
+#: The games the issue played (engine, players); every shipped engine is among them.
+GAMES = [("stone_age", 2), ("seven_wonders", 3), ("seven_wonders", 2), ("caverna", 2)]
+
+
+def test_every_shipped_engine_is_played():
+    assert {slug for slug, _ in GAMES} == {engine.slug for engine in all_engines()
+                                           if engine.slug != "toy"}
+
+
 @pytest.mark.slow
-@pytest.mark.parametrize("slug", [engine.slug for engine in all_engines()
-                                  if engine.slug != "toy"])
-def test_three_people_play_a_full_game_through_the_generated_client(generated, live_server,
-                                                                    slug):
-    users = [confirm_email(UserFactory()) for _ in range(3)]
+@pytest.mark.parametrize("slug, players", GAMES)
+def test_people_play_a_full_game_through_the_generated_client(generated, live_server, slug,
+                                                              players):
+    users = [confirm_email(UserFactory()) for _ in range(players)]
     outcome = play_full_game(generated, live_server.url, slug, users, seed=15)
-    print(f"\n{slug}: {outcome['moves']} moves, {outcome['requests']} requests, "
+    print(f"\n{slug} {players}p: {outcome['moves']} moves, {outcome['requests']} requests, "
           f"{outcome['seconds']:.1f} s, {outcome['stale']} stale, winners {outcome['winners']}")
     assert outcome["moves"] > 10

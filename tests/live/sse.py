@@ -1,5 +1,6 @@
 """A small Server-Sent Events reader for the tests, over plain sockets (what a third-party
-client does): each event as a dict with `event`, `id` and parsed `data`."""
+client does): each event as a dict with `event`, `id`, parsed `data`, and `raw` (its lines as
+sent)."""
 
 from __future__ import annotations
 
@@ -31,6 +32,7 @@ class SSEStream:
         deadline = time.monotonic() + timeout
         event: dict = {}
         data: list[str] = []
+        block: list[str] = []  # the event's lines as sent, comments left out
         while True:
             left = deadline - time.monotonic()
             if left <= 0:
@@ -46,10 +48,13 @@ class SSEStream:
                 if data or "event" in event:
                     event["data"] = json.loads("\n".join(data)) if data else None
                     event.setdefault("event", "message")
+                    event["raw"] = "\n".join(block) + "\n\n"
                     return event
+                block = []
                 continue
             if text.startswith(":"):
                 continue
+            block.append(text)
             field, _, value = text.partition(":")
             value = value.removeprefix(" ")
             if field == "data":
