@@ -5,25 +5,13 @@ under DATA_DIR, emails written to DATA_DIR/outbox. DATABASE_URL and REDIS_URL sw
 PostgreSQL and Redis.
 """
 
-import os
-from datetime import timedelta
 from pathlib import Path
 
-import environ
-from celery.schedules import crontab
 from corsheaders.defaults import default_headers as cors_default_headers
 
-from config.local_secrets import development_secret, random_token
+from config.environment import BASE_DIR, DATA_DIR, DEBUG, REDIS_URL, env
+from config.local_secrets import development_secret
 
-BASE_DIR = Path(__file__).resolve().parent.parent
-
-env = environ.Env()
-environ.Env.read_env(BASE_DIR / ".env", overwrite=False)
-
-DATA_DIR = Path(env.str("DATA_DIR", default=str(BASE_DIR / "var"))).resolve()
-DATA_DIR.mkdir(parents=True, exist_ok=True)
-
-DEBUG = env.bool("DJANGO_DEBUG", default=True)
 #: Shortest DJANGO_SECRET_KEY production accepts (Django's own deployment check asks for 50).
 MIN_SECRET_KEY_LENGTH = 50
 if DEBUG:
@@ -180,7 +168,6 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     )
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
-REDIS_URL = env.str("REDIS_URL", default="")
 
 def _redis_db(url: str, db: int) -> str:
     """The same Redis server with another database number (the cache must not share the
@@ -315,72 +302,8 @@ STORAGES = {
     },
 }
 
-# ---- email -------------------------------------------------------------------------------------
-DEFAULT_FROM_EMAIL = env.str("DEFAULT_FROM_EMAIL", default="Turnpost <play@turnpost.localhost>")
-SERVER_EMAIL = DEFAULT_FROM_EMAIL
-EMAIL_OUTBOX_DIR = DATA_DIR / "outbox"
-_email_url = env.str("EMAIL_URL", default="")
-if _email_url:
-    # smtp://user:password@host:587 (or smtp+tls://, smtp+ssl://): any SMTP-compatible server.
-    vars().update(env.email_url("EMAIL_URL"))
-else:
-    EMAIL_BACKEND = env.str("EMAIL_BACKEND", default="notifications.backends.OutboxEmailBackend")
-#: Seconds an SMTP connection or command may block before the send counts as failed (and is
-#: retried later); without it a mail server that stops answering holds a worker forever.
-EMAIL_TIMEOUT = env.int("EMAIL_TIMEOUT", default=10)
-ANYMAIL = {
-    key: value
-    for key, value in {
-        "WEBHOOK_SECRET": env.str("ANYMAIL_WEBHOOK_SECRET", default=""),
-        "MAILGUN_API_KEY": env.str("MAILGUN_API_KEY", default=""),
-        "MAILGUN_WEBHOOK_SIGNING_KEY": env.str("MAILGUN_WEBHOOK_SIGNING_KEY", default=""),
-        "POSTMARK_SERVER_TOKEN": env.str("POSTMARK_SERVER_TOKEN", default=""),
-    }.items()
-    if value
-}
-#: Any other django-anymail setting as ANYMAIL_<NAME>, e.g. ANYMAIL_MAILERSEND_INBOUND_SECRET or
-#: ANYMAIL_MANDRILL_WEBHOOK_KEY, so every provider's inbound webhook can be secured (string values).
-ANYMAIL.update({name.removeprefix("ANYMAIL_"): value for name, value in os.environ.items()
-                if name.startswith("ANYMAIL_") and name != "ANYMAIL_WEBHOOK_SECRET" and value})
-
-# ---- play by email (notifications/inbound, docs/email-play.md) ---------------------------------
-#: Replies go to this address with a signed token (play+TOKEN@example.org); empty turns it off.
-from email.utils import parseaddr  # noqa: E402 - kept with the setting it serves
-
-EMAIL_PLAY_ADDRESS = env.str("EMAIL_PLAY_ADDRESS", default=parseaddr(DEFAULT_FROM_EMAIL)[1])
-#: Phone push (Web Push, notifications/push.py): the server's VAPID key (base64url, raw 32 bytes
-#: or DER; generate one with `vapid --gen` from py-vapid) and the contact push services may use.
-#: Unset in development, a key is made once in DATA_DIR; unset in production, push is off.
-VAPID_PRIVATE_KEY = env.str("VAPID_PRIVATE_KEY", default="")
-VAPID_SUBJECT = env.str("VAPID_SUBJECT", default=f"mailto:{EMAIL_PLAY_ADDRESS}")
-EMAIL_PLAY_TOKEN_MAX_AGE_DAYS = env.int("EMAIL_PLAY_TOKEN_MAX_AGE_DAYS", default=45)
-EMAIL_PLAY_CHOICES_SHOWN = env.int("EMAIL_PLAY_CHOICES_SHOWN", default=20)
-#: Only a confirmed address gets reply tokens and may send moves (see ACCOUNT_* above).
-EMAIL_PLAY_REQUIRE_CONFIRMED = env.bool("EMAIL_PLAY_REQUIRE_CONFIRMED", default=True)
-#: At most this many refusals are mailed to one sender per hour (stops loops with robots).
-EMAIL_PLAY_REFUSALS_PER_HOUR = env.int("EMAIL_PLAY_REFUSALS_PER_HOUR", default=10)
-#: ... and at most this many refusals in all per hour; refusals go only to confirmed addresses.
-EMAIL_PLAY_REFUSALS_GLOBAL_PER_HOUR = env.int("EMAIL_PLAY_REFUSALS_GLOBAL_PER_HOUR", default=200)
-#: Larger received messages are refused unread (answered when the sender is a confirmed player).
-EMAIL_PLAY_MAX_MESSAGE_BYTES = env.int("EMAIL_PLAY_MAX_MESSAGE_BYTES", default=10 * 1024 * 1024)
-#: The authserv-ids our own MTA or provider writes in Authentication-Results (comma-separated,
-#: e.g. mx.example.org or amazonses.com); only the topmost of those headers are trusted, all
-#: others are the sender's own words. EMAIL_PLAY_AUTHSERV_ID (one id) is the older name.
-EMAIL_PLAY_AUTHSERV_IDS = [value.strip().lower() for value in env.list(
-    "EMAIL_PLAY_AUTHSERV_IDS", default=env.list("EMAIL_PLAY_AUTHSERV_ID", default=[]))
-    if value.strip()]
-#: A reply is played only with a passing, From-aligned DMARC, DKIM or SPF verdict from one of
-#: those headers or from the inbound provider's own fields; on by default in production. Turned
-#: off with DJANGO_DEBUG=false (an MTA that cannot add the header), `check` warns
-#: (notifications.W001) and only a reported fail is refused.
-EMAIL_PLAY_REQUIRE_AUTHENTICATION = env.bool("EMAIL_PLAY_REQUIRE_AUTHENTICATION",
-                                             default=not DEBUG)
-#: Inbound webhooks need ANYMAIL_WEBHOOK_SECRET in every mode: production refuses them without it
-#: (a check error and 503); development without it makes a random one on first run, kept in
-#: DATA_DIR/anymail-webhook-secret ("turnpost:<password>", mode 0600).
-if DEBUG and not ANYMAIL.get("WEBHOOK_SECRET"):
-    ANYMAIL["WEBHOOK_SECRET"] = development_secret(
-        DATA_DIR / "anymail-webhook-secret", lambda: f"turnpost:{random_token()}")
+# ---- email and play by email: config/email_settings.py ----------------------------------------
+from config.email_settings import *  # noqa: E402,F403
 
 # ---- REST API ----------------------------------------------------------------------------------
 #: Larger API request bodies are refused with 413; deeper JSON with 400.
@@ -473,112 +396,8 @@ SPECTACULAR_SETTINGS = {
     },
 }
 
-# ---- Celery ------------------------------------------------------------------------------------
-if REDIS_URL:
-    CELERY_BROKER_URL = REDIS_URL
-    CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 3600, "socket_connect_timeout": 2}
-else:
-    _broker_dir = DATA_DIR / "broker"
-    for _sub in ("queue", "processed", "control"):
-        (_broker_dir / _sub).mkdir(parents=True, exist_ok=True)
-    # kombu's filesystem transport, writing each message whole (config/filesystem_broker.py).
-    CELERY_BROKER_URL = "atomicfs://"
-    CELERY_BROKER_TRANSPORT_OPTIONS = {
-        "data_folder_in": str(_broker_dir / "queue"),
-        "data_folder_out": str(_broker_dir / "queue"),
-        "processed_folder": str(_broker_dir / "processed"),
-        "control_folder": str(_broker_dir / "control"),
-        "store_processed": False,
-        # Seconds between looks into the queue folder when it is empty (kombu's default is 1):
-        # a worker picks up a move's follow-up within about this long.
-        "polling_interval": env.float("FILESYSTEM_BROKER_POLL_SECONDS", default=0.05),
-    }
-CELERY_TASK_DEFAULT_QUEUE = env.str("CELERY_QUEUE", default="celery")
-#: Sending email has its own queue and worker, so a slow or hung mail server never delays
-#: game work (resolutions, bot moves, deadlines) on the default queue.
-CELERY_MAIL_QUEUE = env.str("CELERY_MAIL_QUEUE", default="mail")
-CELERY_TASK_ROUTES = {"notifications.tasks.*": {"queue": CELERY_MAIL_QUEUE}}
-#: Every task is stopped after these many seconds (soft: an exception the task may handle;
-#: hard: the worker process is replaced). Mail tasks set tighter limits of their own.
-CELERY_TASK_SOFT_TIME_LIMIT = env.int("CELERY_TASK_SOFT_TIME_LIMIT", default=300)
-CELERY_TASK_TIME_LIMIT = env.int("CELERY_TASK_TIME_LIMIT", default=360)
-#: Queuing a task gives up quickly when the broker is down (the beat safety nets recover).
-CELERY_TASK_PUBLISH_RETRY_POLICY = {"max_retries": 2, "interval_start": 0,
-                                    "interval_step": 0.2, "interval_max": 0.5}
-CELERY_TASK_IGNORE_RESULT = True
-# With no results kept, one (disabled) result backend serves every thread: otherwise Celery
-# makes one per thread, and under the ASGI server each request has a thread of its own.
-CELERY_RESULT_BACKEND_THREAD_SAFE = True
-#: The search bot (bot seats at level "search", the default): play-outs per decision (unset:
-#: each engine's measured budget, its search adapter's `rollouts`; set: that count for every
-#: engine), and the CPU seconds after which a decision's search stops early (only on an
-#: overloaded worker).
-BOT_SEARCH_ROLLOUTS = env.int("BOT_SEARCH_ROLLOUTS", default=None)
-BOT_SEARCH_MAX_SECONDS = env.float("BOT_SEARCH_MAX_SECONDS", default=2.0)
-CELERY_TASK_ACKS_LATE = True
-CELERY_WORKER_PREFETCH_MULTIPLIER = 1
-CELERY_TASK_ALWAYS_EAGER = env.bool("CELERY_TASK_ALWAYS_EAGER", default=False)
-CELERY_TASK_EAGER_PROPAGATES = True
-CELERY_BEAT_SCHEDULE_FILENAME = str(DATA_DIR / "celerybeat-schedule")
-CELERY_BEAT_SCHEDULE = {
-    # A safety net: resolution is normally enqueued on commit; this finds any that were lost.
-    "resolve-pending-games": {
-        "task": "games.tasks.resolve_pending_games",
-        "schedule": timedelta(minutes=1),
-    },
-    # Fans the due games out to the workers; every 30 s so a seat is timed out well within a
-    # minute of its deadline even when a big sweep takes its batches' few seconds.
-    "sweep-deadlines": {
-        "task": "games.tasks.sweep_deadlines",
-        "schedule": timedelta(seconds=env.int("DEADLINE_SWEEP_SECONDS", default=30)),
-    },
-    # The same for bot moves whose on-commit task was lost (broker down at commit).
-    "play-pending-bot-moves": {
-        "task": "games.tasks.play_pending_bot_moves",
-        "schedule": timedelta(minutes=1),
-    },
-    "deliver-pending-notifications": {
-        "task": "notifications.tasks.deliver_pending_notifications",
-        "schedule": timedelta(minutes=1),
-    },
-    "send-digests": {
-        "task": "notifications.tasks.send_digests",
-        "schedule": timedelta(minutes=10),
-    },
-    "nightly-idempotency-cleanup": {
-        "task": "games.tasks.purge_idempotency_records",
-        "schedule": crontab(hour=4, minute=17),
-    },
-    "nightly-notification-pruning": {
-        "task": "notifications.tasks.prune_delivered_notifications",
-        "schedule": crontab(hour=4, minute=37),
-    },
-}
-#: Days a delivered notification (email and push done) stays in the in-app list before the
-#: nightly task deletes it; the action log keeps the game's story for good.
-NOTIFICATION_RETENTION_DAYS = env.int("NOTIFICATION_RETENTION_DAYS", default=30)
-# Ratings of finished games whose on-commit task was lost.
-CELERY_BEAT_SCHEDULE["apply-pending-ratings"] = {
-    "task": "games.tasks.apply_pending_ratings",
-    "schedule": timedelta(minutes=1),
-}
-# Play by email: answers whose delivery task was lost or is waiting for a retry.
-CELERY_BEAT_SCHEDULE["deliver-pending-email-replies"] = {
-    "task": "notifications.tasks.deliver_pending_email_replies",
-    "schedule": timedelta(minutes=1),
-}
-CELERY_BEAT_SCHEDULE["deliver-pending-webhooks"] = {
-    "task": "notifications.tasks.deliver_pending_webhooks",
-    "schedule": timedelta(minutes=1),
-}
-CELERY_BEAT_SCHEDULE["deliver-pending-pushes"] = {
-    "task": "notifications.tasks.deliver_pending_pushes",
-    "schedule": timedelta(minutes=1),
-}
-CELERY_BEAT_SCHEDULE["send-push-digests"] = {
-    "task": "notifications.tasks.send_push_digests",
-    "schedule": timedelta(minutes=5),
-}
+# ---- Celery: config/celery_settings.py ---------------------------------------------------------
+from config.celery_settings import *  # noqa: E402,F403
 
 # ---- security ----------------------------------------------------------------------------------
 #: How many reverse proxies we run in front of the app. Each appends the address it saw to
