@@ -114,8 +114,12 @@ class RateLimitHeadersMiddleware:
 
     @staticmethod
     def _peeked(request) -> list[RateCount]:
+        if not hasattr(request, "user"):
+            # Refused before authentication (a control character in the query): who is asking,
+            # and so which budget applies, is unknown, and nothing was counted.
+            return []
         try:
-            user = getattr(request, "user", None)
+            user = request.user
             throttle = (UserRateThrottle() if user is not None and user.is_authenticated
                         else AnonRateThrottle())
             count = throttle.peek(request)
