@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import secrets
+from urllib.parse import urlsplit
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
@@ -29,6 +30,9 @@ from accounts.tokens import TokenError, TokenInvalid
 ACCESS_TOKEN_PREFIX = "tpo_"
 REFRESH_TOKEN_PREFIX = "tpr_"
 MAX_APPS_PER_USER = 20
+#: Plain http only back to the player's own machine (RFC 8252 §7.3, RFC 9700 §2.1): anywhere
+#: else the code would cross the network readable.
+LOOPBACK_HOSTS = {"127.0.0.1", "::1", "localhost"}
 
 
 class TokenScopes(BaseScopes):
@@ -90,6 +94,12 @@ def application_register(*, user, name: str, redirect_uris: str,
         client_type=(Application.CLIENT_CONFIDENTIAL if confidential
                      else Application.CLIENT_PUBLIC),
         authorization_grant_type=Application.GRANT_AUTHORIZATION_CODE, client_secret=secret)
+    plain = [uri for uri in app.redirect_uris.split() if urlsplit(uri).scheme.lower() == "http"
+             and urlsplit(uri).hostname not in LOOPBACK_HOSTS]
+    if plain:
+        raise TokenError(gettext("A redirect URI must be https, or http to 127.0.0.1 or [::1] "
+                                 "(an app on the player's own machine): %(uri)s")
+                         % {"uri": plain[0]})
     try:
         app.full_clean(exclude=["client_secret"])
     except ValidationError as error:

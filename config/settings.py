@@ -338,6 +338,9 @@ REST_FRAMEWORK = {
 # under /api/. Credentials are not shared: such clients send an API token, never our cookies.
 from config.oauth import OAUTH2_PROVIDER  # noqa: E402,F401 - OAuth 2 for apps
 
+# http redirect URIs only to loopback, checked where apps are registered (config/oauth.py).
+SILENCED_SYSTEM_CHECKS = ["oauth2_provider.W008"]
+
 CORS_ALLOWED_ORIGINS = env.list("CORS_ALLOWED_ORIGINS", default=[])
 CORS_URLS_REGEX = r"^/api/.*$"
 CORS_ALLOW_HEADERS = (*cors_default_headers, "idempotency-key", "if-none-match", "x-request-id")

@@ -121,6 +121,11 @@ def test_apps_are_registered_listed_and_deleted_on_the_settings_pages():
     page.force_login(player)
     refused = page.post("/settings/apps/", {"name": "Bot", "redirect_uris": "ftp://x/cb"})
     assert refused.status_code == 200 and not get_application_model().objects.exists()
+    # Plain http only back to the player's own machine: anywhere else the code is readable.
+    for uri in ("http://apps.example.org/cb", "http://127.0.0.1.example.org/cb"):
+        plain = page.post("/settings/apps/", {"name": "Bot", "redirect_uris": uri})
+        assert plain.status_code == 200 and b"must be https" in plain.content
+    assert not get_application_model().objects.exists()
     made = page.post("/settings/apps/", {"name": "Bot", "redirect_uris":
                                          "http://127.0.0.1/callback", "confidential": "on"})
     app = get_application_model().objects.get()
