@@ -15,8 +15,8 @@ from tests.perf.fingerprint import fingerprint
 RECORDED = {
     ("seven_wonders", 2): "0a916a2c89d91f413ad2fb82133d93a9a3ed0ab5633c48f48b184ade14d7871d",
     ("seven_wonders", 7): "259d14bd7a949ae49a7877f4dfb0370c95e4f7cfd45c1cd1a5735ea3d0322ad4",
-    ("stone_age", 2): "f2d6c173008089f77d37e70dc41e78fe2a16346b9a6da528b678a495b62e4c06",
-    ("stone_age", 4): "e03259cc78986bf62c6f2133f62a87c020fdce88daffe82ed5658304c208153e",
+    ("stone_age", 2): "50693a844388be960874a6b80547fa1a5efe5419060ae6923b7081abc4b20e04",
+    ("stone_age", 4): "c8d65f64f167d8712c75c050c0fe809d809cbab0f6bff7626f3ea62d34ccffb5",
 }
 
 

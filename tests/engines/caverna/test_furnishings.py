@@ -675,7 +675,7 @@ def test_phone_board_shows_the_supply_board_with_effects_in_words():
     for tile, effect in effects.TILE_TEXT.items():
         assert TILES[tile]["name"] in html
         assert effect.replace('"', "&quot;").replace("'", "&#x27;") in html, tile
-    assert "· built" in html
+    assert "cv-built" in html and ">built</span>" in html
     # The tile on the home board carries its effect too (a long press on a phone shows it).
     assert f"Cuddle room: {effects.TILE_TEXT['cuddle_room']}" in html
 
