@@ -387,8 +387,8 @@ SPECTACULAR_SETTINGS = {
     "POSTPROCESSING_HOOKS": ["drf_spectacular.hooks.postprocess_schema_enums",
                              "games.api.schema.declare_nullable_types",
                              "games.api.schema.paths_without_trailing_slash",
-                             "games.api.schema.declare_response_headers",
-                             "games.api.stream_schema.add_event_streams"],
+                             "games.api.stream_schema.add_event_streams",
+                             "games.api.schema.declare_response_headers"],
     # Several models have a `status`; name each enum after its model so clients get stable names.
     "ENUM_NAME_OVERRIDES": {
         "GameStatusEnum": "games.models.GameStatus",

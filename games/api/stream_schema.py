@@ -91,6 +91,7 @@ def _stream_operation(operation_id: str, summary: str, description: str,
             "200": {
                 "description": "An endless stream of Server-Sent Events (until `end` or "
                                "`closed`).",
+                "headers": deepcopy(REQUEST_ID),
                 "content": {"text/event-stream": {
                     "schema": {"type": "string"},
                     # The event list as data (OpenAPI 3.1 has no SSE item schema yet).
@@ -98,9 +99,15 @@ def _stream_operation(operation_id: str, summary: str, description: str,
                                  for name, component in events.items()}}},
             },
             **{str(code): {"description": "Refused before the stream starts.",
+                           "headers": deepcopy(REQUEST_ID),
                            "content": deepcopy(error)} for code in errors},
         },
     }
+
+
+#: Streams are served by the ASGI application outside Django's middleware (config/asgi.py): they
+#: carry the request id, and no rate-limit headers (they have stream-count limits of their own).
+REQUEST_ID = {"X-Request-ID": {"$ref": "#/components/headers/X-Request-ID"}}
 
 
 def add_event_streams(result, generator, request, public):

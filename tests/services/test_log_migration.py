@@ -20,6 +20,8 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 BEFORE = [("games", "0012_action_texts_as_keys")]
 AFTER = [("games", "0013_action_compact_log")]
+#: Action columns added after AFTER (games 0018).
+LATER_ACTION_COLUMNS = ("status_after", "awaiting_after")
 
 
 def migrate(targets):
@@ -57,7 +59,9 @@ def test_the_log_keeps_every_text_without_its_english_columns_and_back():
         apps = migrate(AFTER)
         from games.models import Action as CurrentAction
 
-        first, second, third = CurrentAction.objects.filter(game_id=game.pk).order_by("sequence")
+        # The columns of later migrations are not there yet at 0013.
+        first, second, third = (CurrentAction.objects.filter(game_id=game.pk)
+                                .defer(*LATER_ACTION_COLUMNS).order_by("sequence"))
         assert first.text_for(None) == keyed and not first.hides_something
         assert entry_text(first, None, language="en") == english
         assert first.payload == move
@@ -81,4 +85,9 @@ def test_the_log_keeps_every_text_without_its_english_columns_and_back():
         assert rows[2].public_description == "Seat 1 chose a card."
         assert rows[3].public_description == rows[3].actor_description == "Dice rolled."
     finally:
-        migrate(AFTER)
+        # Every app back at its latest migration (going back to 0012 also undid the later
+        # migrations of the apps that depend on games), without this test's made-up log, which
+        # the later data migrations would replay.
+        apps.get_model("games", "Game").objects.filter(seed="migration").delete()
+        executor = MigrationExecutor(connection)
+        migrate(executor.loader.graph.leaf_nodes())
