@@ -55,62 +55,31 @@ CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_ALWAYS_EAGER = env.bool("CELERY_TASK_ALWAYS_EAGER", default=False)
 CELERY_TASK_EAGER_PROPAGATES = True
 CELERY_BEAT_SCHEDULE_FILENAME = str(DATA_DIR / "celerybeat-schedule")
-CELERY_BEAT_SCHEDULE = {
-    # A safety net: resolution is normally enqueued on commit; this finds any that were lost.
-    "resolve-pending-games": {
-        "task": "games.tasks.resolve_pending_games",
-        "schedule": timedelta(minutes=1),
-    },
+#: Beat: (entry name, task, how often). Most are safety nets: their work is normally enqueued
+#: on commit, and these find what was lost (broker down at commit) or is waiting for a retry.
+_MINUTE = timedelta(minutes=1)
+CELERY_BEAT_SCHEDULE = {name: {"task": task, "schedule": schedule} for name, task, schedule in [
+    ("resolve-pending-games", "games.tasks.resolve_pending_games", _MINUTE),
     # Fans the due games out to the workers; every 30 s so a seat is timed out well within a
     # minute of its deadline even when a big sweep takes its batches' few seconds.
-    "sweep-deadlines": {
-        "task": "games.tasks.sweep_deadlines",
-        "schedule": timedelta(seconds=env.int("DEADLINE_SWEEP_SECONDS", default=30)),
-    },
-    # The same for bot moves whose on-commit task was lost (broker down at commit).
-    "play-pending-bot-moves": {
-        "task": "games.tasks.play_pending_bot_moves",
-        "schedule": timedelta(minutes=1),
-    },
-    "deliver-pending-notifications": {
-        "task": "notifications.tasks.deliver_pending_notifications",
-        "schedule": timedelta(minutes=1),
-    },
-    "send-digests": {
-        "task": "notifications.tasks.send_digests",
-        "schedule": timedelta(minutes=10),
-    },
-    "nightly-idempotency-cleanup": {
-        "task": "games.tasks.purge_idempotency_records",
-        "schedule": crontab(hour=4, minute=17),
-    },
-    "nightly-notification-pruning": {
-        "task": "notifications.tasks.prune_delivered_notifications",
-        "schedule": crontab(hour=4, minute=37),
-    },
-}
+    ("sweep-deadlines", "games.tasks.sweep_deadlines",
+     timedelta(seconds=env.int("DEADLINE_SWEEP_SECONDS", default=30))),
+    ("play-pending-bot-moves", "games.tasks.play_pending_bot_moves", _MINUTE),
+    ("deliver-pending-notifications", "notifications.tasks.deliver_pending_notifications",
+     _MINUTE),
+    ("send-digests", "notifications.tasks.send_digests", timedelta(minutes=10)),
+    ("nightly-idempotency-cleanup", "games.tasks.purge_idempotency_records",
+     crontab(hour=4, minute=17)),
+    ("nightly-notification-pruning", "notifications.tasks.prune_delivered_notifications",
+     crontab(hour=4, minute=37)),
+    ("apply-pending-ratings", "games.tasks.apply_pending_ratings", _MINUTE),
+    # Play by email: answers whose delivery task was lost or is waiting for a retry.
+    ("deliver-pending-email-replies", "notifications.tasks.deliver_pending_email_replies",
+     _MINUTE),
+    ("deliver-pending-webhooks", "notifications.tasks.deliver_pending_webhooks", _MINUTE),
+    ("deliver-pending-pushes", "notifications.tasks.deliver_pending_pushes", _MINUTE),
+    ("send-push-digests", "notifications.tasks.send_push_digests", timedelta(minutes=5)),
+]}
 #: Days a delivered notification (email and push done) stays in the in-app list before the
 #: nightly task deletes it; the action log keeps the game's story for good.
 NOTIFICATION_RETENTION_DAYS = env.int("NOTIFICATION_RETENTION_DAYS", default=30)
-# Ratings of finished games whose on-commit task was lost.
-CELERY_BEAT_SCHEDULE["apply-pending-ratings"] = {
-    "task": "games.tasks.apply_pending_ratings",
-    "schedule": timedelta(minutes=1),
-}
-# Play by email: answers whose delivery task was lost or is waiting for a retry.
-CELERY_BEAT_SCHEDULE["deliver-pending-email-replies"] = {
-    "task": "notifications.tasks.deliver_pending_email_replies",
-    "schedule": timedelta(minutes=1),
-}
-CELERY_BEAT_SCHEDULE["deliver-pending-webhooks"] = {
-    "task": "notifications.tasks.deliver_pending_webhooks",
-    "schedule": timedelta(minutes=1),
-}
-CELERY_BEAT_SCHEDULE["deliver-pending-pushes"] = {
-    "task": "notifications.tasks.deliver_pending_pushes",
-    "schedule": timedelta(minutes=1),
-}
-CELERY_BEAT_SCHEDULE["send-push-digests"] = {
-    "task": "notifications.tasks.send_push_digests",
-    "schedule": timedelta(minutes=5),
-}
