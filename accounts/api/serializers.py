@@ -4,13 +4,14 @@ from rest_framework import serializers
 
 from accounts.models import PersonalAccessToken, TokenScope, User, validate_display_name
 from accounts.tokens import MAX_TOKEN_DAYS
+from games.api.fields import StrictCharField, StrictFieldsMixin
 
 
 class TokenRequestSerializer(serializers.Serializer):
     """Username or email, and the password."""
 
-    username = serializers.CharField(help_text="Your username or your email address.")
-    password = serializers.CharField(style={"input_type": "password"}, trim_whitespace=False)
+    username = StrictCharField(help_text="Your username or your email address.")
+    password = StrictCharField(style={"input_type": "password"}, trim_whitespace=False)
 
 
 class TokenSerializer(serializers.Serializer):
@@ -62,7 +63,7 @@ class AccessTokenCreatedSerializer(AccessTokenSerializer):
 
 
 class AccessTokenCreateSerializer(serializers.Serializer):
-    name = serializers.CharField(max_length=60, help_text="What the token is for.")
+    name = StrictCharField(max_length=60, help_text="What the token is for.")
     scopes = serializers.ListField(
         child=serializers.ChoiceField(choices=TokenScope.choices), min_length=1,
         help_text="`read` (games, logs, account), `play` (moves, lobby), `chat` (chat, reports), "
@@ -107,7 +108,7 @@ class MeSerializer(serializers.Serializer):
                                            verified=True).exists()
 
 
-class MeUpdateSerializer(serializers.ModelSerializer):
+class MeUpdateSerializer(StrictFieldsMixin, serializers.ModelSerializer):
     """The settings a player may change through PATCH /api/v1/me/."""
 
     class Meta:

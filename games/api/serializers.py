@@ -11,6 +11,7 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from games import selectors
+from games.api.fields import StrictBooleanField, StrictCharField
 from games.engines import bots
 from games.engines.registry import all_engines
 from games.models import (
@@ -140,9 +141,24 @@ class GameExportSerializer(serializers.Serializer):
     result = GameResultField(allow_null=True)
 
 
+def engine_slugs() -> list[str]:
+    """The slugs of the games on offer, for the schema's enums."""
+    return sorted(engine.slug for engine in all_engines())
+
+
+@extend_schema_field({"type": "string", "enum": engine_slugs(),
+                      "description": "A game's slug (GET /api/v1/engines/)."})
+class EngineSlugField(StrictCharField):
+    pass
+
+
 class GameCreateSerializer(serializers.Serializer):
-    engine = serializers.CharField(max_length=40)
-    num_players = serializers.IntegerField()
+    engine = EngineSlugField(max_length=40)
+    num_players = serializers.IntegerField(
+        min_value=min(engine.min_players for engine in all_engines()),
+        max_value=max(engine.max_players for engine in all_engines()),
+        help_text="Within the game's own `min_players` and `max_players` (GET "
+                  "/api/v1/engines/{slug}/); another count is refused with 422.")
     options = serializers.DictField(required=False, default=dict)
     time_per_move = serializers.IntegerField(
         required=False,
@@ -158,13 +174,13 @@ class GameCreateSerializer(serializers.Serializer):
         required=False, min_value=1, max_value=10, default=DEFAULT_MAX_CONSECUTIVE_TIMEOUTS,
         help_text="Timeouts in a row after which a bot takes the seat.",
     )
-    allow_spectators = serializers.BooleanField(
+    allow_spectators = StrictBooleanField(
         required=False, default=True,
         help_text="False: a private game, seen and joined only by invited players and "
                   "holders of its invite link.")
-    name = serializers.CharField(required=False, default="", allow_blank=True, max_length=80)
-    rated = serializers.BooleanField(required=False, default=True)
-    start_when_full = serializers.BooleanField(required=False, default=False)
+    name = StrictCharField(required=False, default="", allow_blank=True, max_length=80)
+    rated = StrictBooleanField(required=False, default=True)
+    start_when_full = StrictBooleanField(required=False, default=False)
     min_reliability = serializers.IntegerField(
         required=False, default=None, allow_null=True, min_value=1, max_value=100,
         help_text="Percent of their last 100 deadlines a joining player must have met.")
@@ -379,15 +395,14 @@ class AddBotSerializer(serializers.Serializer):
 
 
 class ChatPostSerializer(serializers.Serializer):
-    body = serializers.CharField(max_length=CHAT_MESSAGE_MAX_LENGTH, trim_whitespace=True)
+    body = StrictCharField(max_length=CHAT_MESSAGE_MAX_LENGTH, trim_whitespace=True)
 
 
 class ReportCreateSerializer(serializers.Serializer):
     target = serializers.ChoiceField(choices=ReportTarget.choices)
     id = serializers.IntegerField(min_value=1, help_text="The message, player or game id.")
     reason = serializers.ChoiceField(choices=ReportReason.choices)
-    details = serializers.CharField(required=False, allow_blank=True, max_length=2000,
-                                    default="")
+    details = StrictCharField(required=False, allow_blank=True, max_length=2000, default="")
 
 
 class ReportSerializer(ModelSerializer):
@@ -397,7 +412,7 @@ class ReportSerializer(ModelSerializer):
 
 
 class InviteSerializer(serializers.Serializer):
-    username = serializers.CharField(help_text="The username or email of the player to invite.")
+    username = StrictCharField(help_text="The username or email of the player to invite.")
 
 
 class LegalActionSerializer(serializers.Serializer):

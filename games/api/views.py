@@ -51,6 +51,9 @@ from games.presentation.texts import engine_described, message_text, reader_lang
 
 TRUE_WORDS = {"1", "true", "yes", "on"}
 
+#: The largest `since` of a log read as a sequence number (twelve digits).
+MAX_SEQUENCE = 10**12 - 1
+
 #: A game's GET answers carry a weak ETag of their own (games.api.conditional); every other
 #: GET answer one hashed from its body (config.settings: ConditionalGetMiddleware).
 IF_NONE_MATCH = OpenApiParameter(
@@ -126,7 +129,8 @@ class GameViewSet(GamePlayersMixin, mixins.ListModelMixin, mixins.RetrieveModelM
     #: For the schema: writes that depend on the game's state (409) or refuse a body (422).
     schema_conflicts = ("create", "join", "leave", "start", "add_bot", "take_back", "actions",
                         "resign", "invite", "undo", "decline", "rematch")
-    schema_unprocessable = ("actions",)
+    #: 422: a request the schema allows and the rules refuse (games.exceptions).
+    schema_unprocessable = ("actions", "create", "invite", "chat")
     #: The token scope writes need (the chat route asks for `chat` instead).
     write_scope = "play"
     # Game ids are numbers: /games/abc/ is simply not found (404), never a lookup that fails.
@@ -450,13 +454,14 @@ class GameViewSet(GamePlayersMixin, mixins.ListModelMixin, mixins.RetrieveModelM
                    summary="A game's log, oldest first",
                    responses={200: LogEntrySerializer(many=True), 304: NOT_MODIFIED}, parameters=[
         IF_NONE_MATCH,
-        OpenApiParameter("since", OpenApiTypes.INT,
+        OpenApiParameter("since", {"type": "integer", "minimum": 0, "maximum": MAX_SEQUENCE},
                          description="Only entries after this sequence number."),
     ])
     @route(detail=True, methods=["get"])
     def log(self, request, pk=None):
         since = request.query_params.get("since")
-        if since is not None and (not since.isascii() or not since.isdigit() or len(since) > 12):
+        if since is not None and (not since.isascii() or not since.isdigit()
+                                  or len(since) > len(str(MAX_SEQUENCE))):
             self.get_object()  # 404 for a game the caller may not see, whatever else is wrong
             raise ValidationError({"since": gettext("Must be a sequence number (0 or more).")})
         stamp, etag, unchanged = self._validator(request, "log")
@@ -538,6 +543,7 @@ class ReportCreateView(APIView):
     """Report a chat message, a player or a game to the moderators."""
 
     permission_classes = [permissions.IsAuthenticated, TokenScopeRequired]
+    schema_more_errors = (422,)  # nothing to report there, or one's own message
     write_scope = "chat"
 
     @extend_schema(operation_id="create_report", tags=["moderation"],
