@@ -4,7 +4,7 @@ from rest_framework import serializers
 
 from accounts.models import PersonalAccessToken, TokenScope, User, validate_display_name
 from accounts.tokens import MAX_TOKEN_DAYS
-from games.api.fields import StrictCharField, StrictFieldsMixin
+from games.api.fields import StrictCharField, StrictFieldsMixin, StrictIntegerField
 
 
 class TokenRequestSerializer(serializers.Serializer):
@@ -15,7 +15,9 @@ class TokenRequestSerializer(serializers.Serializer):
 
 
 class TokenSerializer(serializers.Serializer):
-    token = serializers.CharField(help_text="Send it as `Authorization: Bearer <token>`.")
+    token = serializers.CharField(
+        required=False, help_text="Send it as `Authorization: Bearer <token>`. Shown once: not "
+                                  "in the replay of a retried Idempotency-Key.")
     username = serializers.CharField()
 
 
@@ -28,7 +30,7 @@ class TokenInfoSerializer(serializers.Serializer):
         help_text="`personal`: a personal access token; `oauth`: an app's OAuth access token; "
                   "`password_login`: a token of the password login of earlier versions (every "
                   "scope); `session`: a browser session (every scope).")
-    user_id = serializers.IntegerField()
+    user_id = StrictIntegerField()
     username = serializers.CharField()
     scopes = serializers.ListField(child=serializers.ChoiceField(choices=TokenScope.choices))
     expires_at = serializers.DateTimeField(
@@ -69,7 +71,7 @@ class AccessTokenCreateSerializer(serializers.Serializer):
         help_text="`read` (games, logs, account), `play` (moves, lobby), `chat` (chat, reports), "
                   "`manage` (tokens, webhooks, account settings: what a leaked token must not "
                   "do; only a token that has it may give it).")
-    expires_in_days = serializers.IntegerField(
+    expires_in_days = StrictIntegerField(
         required=False, min_value=1, max_value=MAX_TOKEN_DAYS,
         help_text="Days until the token expires; without it the token lasts until revoked.")
 

@@ -57,8 +57,9 @@ def player_filters(games, params):
     if username:
         player = get_user_model().objects.filter(username=username, is_active=True).first()
         if player is None:
-            raise ValidationError({"player": gettext("There is no player %(username)s.") % {
-                "username": repr(username)}})
+            # As GET /api/v1/users/{username}/ answers it: well-formed, naming nobody.
+            raise NotFound(gettext("There is no player %(username)s.") % {
+                "username": repr(username)})
         games = games.filter(seats__user=player)
     if params.get("status") == GameStatus.FINISHED:
         games = games.order_by("-finished_at", "-id")
@@ -115,7 +116,9 @@ class InviteLinkJoinView(APIView):
     """POST /api/v1/invite-links/{token}/join/: join the game an invite link names."""
 
     permission_classes = [permissions.IsAuthenticated, TokenScopeRequired]
-    schema_more_errors = (422,)  # a link that is not valid (mistyped, expired)
+    #: 409: already seated, or the game is full or started; 422: a link that is not valid
+    #: (mistyped, expired).
+    schema_more_errors = (409, 422)
 
     @extend_schema(operation_id="join_by_invite_link", tags=["games"],
                    summary="Join the game an invite link names", request=None,

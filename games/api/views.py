@@ -50,6 +50,7 @@ from games.presentation.names import seat_names
 from games.presentation.texts import engine_described, message_text, reader_language
 
 TRUE_WORDS = {"1", "true", "yes", "on"}
+FALSE_WORDS = {"0", "false", "no", "off"}
 
 #: The largest `since` of a log read as a sequence number (twelve digits).
 MAX_SEQUENCE = 10**12 - 1
@@ -65,12 +66,24 @@ NOT_MODIFIED = OpenApiResponse(
     description="Not modified: the answer whose ETag was sent still stands (its "
                 "`time_left_seconds` were as of its own `Date`; count from `deadline_at`).")
 
+def query_flag(request, name: str) -> bool:
+    """A boolean query parameter: absent is false; `true`/`false` (or 1/0, yes/no, on/off);
+    anything else is refused (400), not read as false."""
+    raw = request.query_params.get(name)
+    if raw is None:
+        return False
+    if raw.lower() in TRUE_WORDS:
+        return True
+    if raw.lower() in FALSE_WORDS:
+        return False
+    raise ValidationError({name: gettext("Must be true or false.")})
+
+
 def wants_representation(request) -> bool:
     """RFC 7240 `Prefer: return=representation`, or `?view=1` for clients that cannot set it."""
     preferences = {token.strip().lower() for header in request.headers.get("Prefer", "").split(",")
                    for token in header.split(";")}
-    return ("return=representation" in preferences
-            or request.query_params.get("view", "").lower() in TRUE_WORDS)
+    return "return=representation" in preferences or query_flag(request, "view")
 
 
 def _move_text(result: services.SubmitResult, request) -> str:
@@ -145,8 +158,8 @@ class GameViewSet(GamePlayersMixin, mixins.ListModelMixin, mixins.RetrieveModelM
         games = selectors.game_list(
             user=self.request.user,
             status=status_filter,
-            mine=params.get("mine", "").lower() in TRUE_WORDS,
-            awaiting_me=params.get("awaiting", "").lower() in TRUE_WORDS,
+            mine=query_flag(self.request, "mine"),
+            awaiting_me=query_flag(self.request, "awaiting"),
         )
         return player_filters(games, params)
 
@@ -363,6 +376,7 @@ class GameViewSet(GamePlayersMixin, mixins.ListModelMixin, mixins.RetrieveModelM
         the 404 of every other route, whatever was wrong with the request."""
         serializer = ActionSubmitSerializer(data=request.data)
         try:
+            representation = wants_representation(request)  # a bad ?view= refused before
             serializer.is_valid(raise_exception=True)
             key = idempotency_key(request)
             # In the caller's language (a token's user, whom the middleware does not see, too):
@@ -386,7 +400,7 @@ class GameViewSet(GamePlayersMixin, mixins.ListModelMixin, mixins.RetrieveModelM
             body.update(status=result.game.status,
                         awaiting_seats=selectors.awaiting_seats(result.game))
         headers = {}
-        if wants_representation(request):
+        if representation:
             body["game"] = self._shown(game_id)
             headers["Preference-Applied"] = "return=representation"
         return Response(body, headers=headers)
@@ -532,7 +546,7 @@ class MyGamesView(generics.ListAPIView):
                 "values": ", ".join(GameStatus.values)}})
         user = self.request.user
         games = selectors.game_list(user=user, mine=True, status=status_filter,
-                                    awaiting_me=params.get("awaiting", "").lower() in TRUE_WORDS)
+                                    awaiting_me=query_flag(self.request, "awaiting"))
         if not status_filter:
             games = games.filter(status__in=[GameStatus.OPEN, GameStatus.ACTIVE])
         my_deadline = Min("seats__deadline_at", filter=Q(seats__user=user))

@@ -160,3 +160,47 @@ def test_an_engine_filter_must_name_a_game_even_empty(table):
     _, _, client = table
     refused(client.get("/api/v1/games/", {"engine": ""}), "engine")
     assert client.get("/api/v1/games/", {"engine": "stone_age"}).json()["count"] == 1
+
+
+@pytest.mark.parametrize("value", ["null", "", "maybe", "2"])
+def test_a_boolean_query_parameter_is_true_or_false_or_refused(table, value):
+    _, _, client = table
+    refused(client.get("/api/v1/games/", {"mine": value}), "mine")
+    refused(client.get("/api/v1/me/games/", {"awaiting": value}), "awaiting")
+    assert client.get("/api/v1/games/", {"mine": "true"}).json()["count"] == 1
+    assert client.get("/api/v1/me/games/", {"awaiting": "false"}).status_code == 200
+
+
+def test_a_bad_view_flag_is_refused_before_the_move_is_made(table):
+    game, _, client = table
+    from games import selectors
+
+    player = next(user for user in (game.seats.get(number=0).user, game.seats.get(number=1).user)
+                  if selectors.legal_actions_for(game, user))
+    mover = token_client(player)
+    action = selectors.legal_actions_for(game, player)[0]["action"]
+    answer = mover.post(f"/api/v1/games/{game.pk}/actions/?view=null",
+                        {"action": action, "version": game.version}, format="json")
+    refused(answer, "view")
+    game.refresh_from_db()
+    assert game.version == 0 and not game.actions.exists()
+
+
+@pytest.mark.parametrize("number", ["2", True, 2.5])
+def test_numbers_are_json_numbers(table, number):
+    game, _, client = table
+    answer = client.post("/api/v1/games/", {"engine": "stone_age", "num_players": number},
+                         format="json")
+    refused(answer, "num_players")
+    refused(client.post("/api/v1/games/", {"engine": "stone_age", "num_players": 2,
+                                           "min_rating": "1" if number != 2.5 else False},
+                        format="json"), "min_rating")
+    made = client.post("/api/v1/games/", {"engine": "stone_age", "num_players": 2.0},
+                       format="json")
+    assert made.status_code == 201 and made.json()["num_players"] == 2
+
+
+def test_a_player_filter_naming_nobody_is_not_found(table):
+    _, users, client = table
+    assert client.get("/api/v1/games/", {"player": "nobody-at-all"}).json()["code"] == "not_found"
+    assert client.get("/api/v1/games/", {"player": users[1].username}).json()["count"] == 1
