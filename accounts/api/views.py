@@ -51,7 +51,7 @@ from accounts.tokens import (
 )
 from config.throttling import ScopedRateThrottle
 from games.api.errors import error_body
-from games.api.idempotency import IDEMPOTENCY_KEY, idempotent
+from games.api.idempotency import IDEMPOTENCY_KEY, idempotent, idempotent_answer
 from games.exceptions import GameError, NotAllowed
 
 
@@ -83,8 +83,11 @@ class ObtainTokenView(APIView):
         description="Makes a personal access token with every scope, named after this login. "
                     "Needs a confirmed email address where the site asks for one; failed logins "
                     "are limited per account and per address (429 with Retry-After). A wrong "
-                    "username or password is a 401 (`authentication_failed`).",
-        request=TokenRequestSerializer, responses={200: TokenSerializer})
+                    "username or password is a 401 (`authentication_failed`). With an "
+                    "Idempotency-Key, a retry makes no second token (its answer leaves the "
+                    "token out: keep the first).",
+        request=TokenRequestSerializer, responses={200: TokenSerializer},
+        parameters=[IDEMPOTENCY_KEY])
     def post(self, request):
         serializer = TokenRequestSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
@@ -112,10 +115,17 @@ class ObtainTokenView(APIView):
             raise NotAllowed(gettext(
                 "Confirm your email address first: follow the link in the email "
                              "we sent when you signed up."), details={"email_confirmed": False})
-        _, raw = token_create(user=user, name=f"Password login {timezone.now():%Y-%m-%d %H:%M}",
-                              scopes=ALL_SCOPES, via="password login",
-                              ip_address=_client_ip(request))
-        return Response({"token": raw, "username": user.username}, status=status.HTTP_200_OK)
+
+        def respond() -> Response:
+            _, raw = token_create(user=user,
+                                  name=f"Password login {timezone.now():%Y-%m-%d %H:%M}",
+                                  scopes=ALL_SCOPES, via="password login",
+                                  ip_address=_client_ip(request))
+            return Response({"token": raw, "username": user.username}, status=status.HTTP_200_OK)
+
+        # The key is the account's once the password is checked: a retry makes no second token.
+        return idempotent_answer(request, user=user, respond=respond, secret_fields=("token",),
+                                 unfingerprinted=("password",))
 
 
 MANAGE_NEEDED = "Needs a token with the `manage` scope (or a browser session)."
