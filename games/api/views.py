@@ -66,6 +66,7 @@ NOT_MODIFIED = OpenApiResponse(
     description="Not modified: the answer whose ETag was sent still stands (its "
                 "`time_left_seconds` were as of its own `Date`; count from `deadline_at`).")
 
+
 def query_flag(request, name: str) -> bool:
     """A boolean query parameter: absent is false; `true`/`false` (or 1/0, yes/no, on/off);
     anything else is refused (400), not read as false."""
