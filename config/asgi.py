@@ -23,6 +23,7 @@ site = get_asgi_application()
 import logging  # noqa: E402
 import sys  # noqa: E402
 
+from asgiref.sync import sync_to_async  # noqa: E402
 from django.core.exceptions import PermissionDenied, SuspiciousOperation  # noqa: E402
 from django.core.handlers.asgi import ASGIHandler  # noqa: E402 - after Django is set up
 from django.http import Http404, JsonResponse  # noqa: E402
@@ -33,6 +34,7 @@ from django_guid.middleware import guid_middleware  # noqa: E402
 from rest_framework.exceptions import MethodNotAllowed  # noqa: E402
 
 from config.request_checks import control_character_problem, refusal  # noqa: E402
+from config.throttling import describe_budget  # noqa: E402
 from games.api import errors  # noqa: E402
 
 STREAM_PATHS = re.compile(r"^/api/v1/(games/[0-9]+/stream|stream/events)/?$")
@@ -69,6 +71,17 @@ def _error_response(request, exc):
     return response
 
 
+def rate_limit_headers(get_response):
+    """Every stream answer says the caller's rate limits, as the site's middleware does."""
+
+    async def respond(request):
+        response = await get_response(request)
+        await sync_to_async(describe_budget, thread_sensitive=False)(request, response)
+        return response
+
+    return respond
+
+
 def json_errors(get_response):
     async def respond(request):
         with translation.override(translation.get_language_from_request(request)):
@@ -87,8 +100,10 @@ class StreamHandler(ASGIHandler):
     def load_middleware(self, is_async=False):
         self._view_middleware, self._template_response_middleware = [], []
         self._exception_middleware = []
-        # The site's first middleware too: every stream answer carries its X-Request-ID.
-        self._middleware_chain = guid_middleware(json_errors(self._get_response_async))
+        # The site's first middleware too: every stream answer carries its X-Request-ID, and
+        # its rate limits.
+        self._middleware_chain = guid_middleware(
+            rate_limit_headers(json_errors(self._get_response_async)))
 
     def create_request(self, scope, body_file):
         """A request Django cannot even build (a body too large, a path that is not UTF-8) is

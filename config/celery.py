@@ -6,13 +6,31 @@ import os
 
 import kombu.exceptions
 import redis.exceptions
-from celery import Celery
+from celery import Celery, Task
 
 from config import filesystem_broker  # noqa: F401  (registers the embedded broker's scheme)
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
-app = Celery("turnpost")
+
+
+class RequestIdTask(Task):
+    """A task run eagerly (tests, CELERY_TASK_ALWAYS_EAGER) runs inside its caller: django-guid's
+    Celery signals give it an id of its own and clear the id when it ends, so the caller's id is
+    put back after it (the answer's X-Request-ID and the rest of the request's log lines keep
+    it). On a worker, the task logs the id of the request that queued it (settings.DJANGO_GUID)."""
+
+    def apply(self, *args, **kwargs):
+        from django_guid import get_guid, set_guid
+
+        caller = get_guid()
+        try:
+            return super().apply(*args, **kwargs)
+        finally:
+            set_guid(caller)
+
+
+app = Celery("turnpost", task_cls=RequestIdTask)
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
 

@@ -8,6 +8,7 @@ PostgreSQL and Redis.
 from pathlib import Path
 
 from corsheaders.defaults import default_headers as cors_default_headers
+from django_guid.integrations import CeleryIntegration
 
 from config.environment import BASE_DIR, DATA_DIR, DEBUG, REDIS_URL, env
 from config.local_secrets import development_secret
@@ -351,8 +352,12 @@ CORS_EXPOSE_HEADERS = ["ETag", "Retry-After", "Location", "Link", "X-Request-ID"
 CORS_PREFLIGHT_MAX_AGE = 86400
 
 # X-Request-ID (django-guid): a client's own UUID is kept, anything else replaced by a new one.
+# Its Celery integration carries the id into the tasks a request queues (a message header; a
+# task queued by the beat gets one of its own), and has the worker log with LOGGING, so each
+# task's lines name the request that queued it.
 DJANGO_GUID = {"GUID_HEADER_NAME": "X-Request-ID", "VALIDATE_GUID": True, "RETURN_HEADER": True,
-               "EXPOSE_HEADER": False}  # corsheaders exposes it (CORS_EXPOSE_HEADERS)
+               "EXPOSE_HEADER": False,  # corsheaders exposes it (CORS_EXPOSE_HEADERS)
+               "INTEGRATIONS": [CeleryIntegration(use_django_logging=True)]}
 
 SPECTACULAR_SETTINGS = {
     "TITLE": "Turnpost API",

@@ -90,6 +90,21 @@ def refund(count: RateCount) -> None:
     count.charged_at = None
 
 
+def describe_budget(request, response) -> None:
+    """The rate-limit headers of an answer served outside RateLimitHeadersMiddleware (the event
+    streams, config/asgi.py): the caller's budget as it stands. A stream is not counted against
+    it (streams have their own limit, on how many are open at once); its answer still tells a
+    client where it stands, as every other API answer does. A caller not known (a refused token)
+    is told the anonymous budget of its address, as elsewhere."""
+    if not hasattr(request, "user"):
+        from django.contrib.auth.models import AnonymousUser
+
+        request.user = AnonymousUser()
+    counts = RateLimitHeadersMiddleware._peeked(request)
+    if counts:
+        RateLimitHeadersMiddleware._describe(response, counts)
+
+
 class RateLimitHeadersMiddleware:
     """Every answer under /api/ says the caller's limits: `RateLimit-Policy` and `RateLimit`
     (draft-ietf-httpapi-ratelimit-headers, one item per throttle that counted the request) and

@@ -1,4 +1,8 @@
-"""Errors the game services raise; each carries a machine-readable code and an HTTP status."""
+"""Errors the game services raise; each carries a machine-readable code and an HTTP status.
+
+400 is for a request the API's schema refuses (a wrong type, a missing field); a request the
+schema allows but the rules refuse (an illegal action, a setup the game does not offer, inviting
+oneself, reporting what does not exist) is 422, whatever the schema could not say."""
 
 from __future__ import annotations
 
@@ -17,7 +21,7 @@ class GameError(Exception):
 
 class InvalidGameSetup(GameError):
     code = "invalid_game_setup"
-    status = 400
+    status = 422
 
 
 class LobbyError(GameError):
@@ -59,7 +63,7 @@ class InvalidTransition(GameError):
 
 class ChatError(GameError):
     code = "invalid_message"
-    status = 400
+    status = 422
 
 
 class ChatThrottled(GameError):
@@ -69,7 +73,7 @@ class ChatThrottled(GameError):
 
 class ReportError(GameError):
     code = "invalid_report"
-    status = 400
+    status = 422
 
 
 class EngineFault(GameError):
@@ -82,7 +86,7 @@ class EngineFault(GameError):
 
 class InvitationError(GameError):
     code = "invalid_invitation"
-    status = 400
+    status = 422
 
 
 class InvitationsThrottled(GameError):

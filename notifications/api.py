@@ -25,6 +25,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from accounts.api.permissions import TokenScopeRequired
+from games.api.fields import StrictFieldsMixin
 from games.api.idempotency import IDEMPOTENCY_KEY, idempotent
 from games.exceptions import GameError, NotAllowed
 from notifications.channels import webhooks
@@ -46,7 +47,7 @@ WEBHOOK_KIND_CHOICES = [kind.value for kind in webhooks.WEBHOOK_KINDS]
 GAME_WEBHOOK_KIND_CHOICES = list(webhooks.GAME_WEBHOOK_KINDS)
 
 
-class WebhookSerializer(serializers.ModelSerializer):
+class WebhookSerializer(StrictFieldsMixin, serializers.ModelSerializer):
     kinds = serializers.ListField(child=serializers.ChoiceField(
         choices=WEBHOOK_KIND_CHOICES), allow_empty=False)
     format = serializers.ChoiceField(choices=WebhookFormat.values, default=WebhookFormat.JSON)

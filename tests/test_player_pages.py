@@ -131,7 +131,7 @@ def test_finished_games_show_standings_breakdown_rating_change_and_replay_link(p
     assert standings[0]["breakdown"] == {"food": 9, "tools": 1}
     assert standings[0]["rating"]["after"] > standings[2]["rating"]["after"]
     assert api_client.get("/api/v1/games/?engine=chess").status_code == 400
-    assert api_client.get("/api/v1/games/?player=nobody").status_code == 400
+    assert api_client.get("/api/v1/games/?player=nobody").status_code == 404
 
 
 def test_finished_games_are_paginated_and_filtered_by_engine(people):

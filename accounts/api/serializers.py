@@ -4,17 +4,20 @@ from rest_framework import serializers
 
 from accounts.models import PersonalAccessToken, TokenScope, User, validate_display_name
 from accounts.tokens import MAX_TOKEN_DAYS
+from games.api.fields import StrictCharField, StrictFieldsMixin, StrictIntegerField
 
 
 class TokenRequestSerializer(serializers.Serializer):
     """Username or email, and the password."""
 
-    username = serializers.CharField(help_text="Your username or your email address.")
-    password = serializers.CharField(style={"input_type": "password"}, trim_whitespace=False)
+    username = StrictCharField(help_text="Your username or your email address.")
+    password = StrictCharField(style={"input_type": "password"}, trim_whitespace=False)
 
 
 class TokenSerializer(serializers.Serializer):
-    token = serializers.CharField(help_text="Send it as `Authorization: Bearer <token>`.")
+    token = serializers.CharField(
+        required=False, help_text="Send it as `Authorization: Bearer <token>`. Shown once: not "
+                                  "in the replay of a retried Idempotency-Key.")
     username = serializers.CharField()
 
 
@@ -27,7 +30,7 @@ class TokenInfoSerializer(serializers.Serializer):
         help_text="`personal`: a personal access token; `oauth`: an app's OAuth access token; "
                   "`password_login`: a token of the password login of earlier versions (every "
                   "scope); `session`: a browser session (every scope).")
-    user_id = serializers.IntegerField()
+    user_id = StrictIntegerField()
     username = serializers.CharField()
     scopes = serializers.ListField(child=serializers.ChoiceField(choices=TokenScope.choices))
     expires_at = serializers.DateTimeField(
@@ -62,13 +65,13 @@ class AccessTokenCreatedSerializer(AccessTokenSerializer):
 
 
 class AccessTokenCreateSerializer(serializers.Serializer):
-    name = serializers.CharField(max_length=60, help_text="What the token is for.")
+    name = StrictCharField(max_length=60, help_text="What the token is for.")
     scopes = serializers.ListField(
         child=serializers.ChoiceField(choices=TokenScope.choices), min_length=1,
         help_text="`read` (games, logs, account), `play` (moves, lobby), `chat` (chat, reports), "
                   "`manage` (tokens, webhooks, account settings: what a leaked token must not "
                   "do; only a token that has it may give it).")
-    expires_in_days = serializers.IntegerField(
+    expires_in_days = StrictIntegerField(
         required=False, min_value=1, max_value=MAX_TOKEN_DAYS,
         help_text="Days until the token expires; without it the token lasts until revoked.")
 
@@ -107,7 +110,7 @@ class MeSerializer(serializers.Serializer):
                                            verified=True).exists()
 
 
-class MeUpdateSerializer(serializers.ModelSerializer):
+class MeUpdateSerializer(StrictFieldsMixin, serializers.ModelSerializer):
     """The settings a player may change through PATCH /api/v1/me/."""
 
     class Meta:

@@ -21,7 +21,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext
 from drf_spectacular.utils import extend_schema
-from rest_framework import permissions, serializers, status
+from rest_framework import permissions, status
 from rest_framework.exceptions import NotFound
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -51,7 +51,7 @@ from accounts.tokens import (
 )
 from config.throttling import ScopedRateThrottle
 from games.api.errors import error_body
-from games.api.idempotency import IDEMPOTENCY_KEY, idempotent
+from games.api.idempotency import IDEMPOTENCY_KEY, idempotent, idempotent_answer
 from games.exceptions import GameError, NotAllowed
 
 
@@ -74,15 +74,20 @@ class ObtainTokenView(APIView):
     authentication_classes: list = []
     throttle_classes = [ScopedRateThrottle]
     throttle_scope = "token"
-    schema_more_errors = (403,)  # an unconfirmed email address
+    #: 401: a wrong username or password; 403: an unconfirmed email address.
+    schema_more_errors = (401, 403)
 
     @extend_schema(
         operation_id="login_with_password", tags=["tokens"],
         summary="Get a token for a username (or email) and password",
         description="Makes a personal access token with every scope, named after this login. "
                     "Needs a confirmed email address where the site asks for one; failed logins "
-                    "are limited per account and per address (429 with Retry-After).",
-        request=TokenRequestSerializer, responses={200: TokenSerializer})
+                    "are limited per account and per address (429 with Retry-After). A wrong "
+                    "username or password is a 401 (`authentication_failed`). With an "
+                    "Idempotency-Key, a retry makes no second token (its answer leaves the "
+                    "token out: keep the first).",
+        request=TokenRequestSerializer, responses={200: TokenSerializer},
+        parameters=[IDEMPOTENCY_KEY])
     def post(self, request):
         serializer = TokenRequestSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
@@ -99,16 +104,28 @@ class ObtainTokenView(APIView):
                 status=status.HTTP_429_TOO_MANY_REQUESTS, headers={"Retry-After": str(wait)},
             )
         if user is None:
-            raise serializers.ValidationError(
-                gettext("Unable to log in with those credentials."), code="authorization")
+            # Wrong credentials are a 401 (RFC 9110), as for a bad token; 400 stays for a body
+            # that is not a login at all.
+            return Response(
+                error_body("authentication_failed",
+                           gettext("Unable to log in with those credentials.")),
+                status=status.HTTP_401_UNAUTHORIZED,
+                headers={"WWW-Authenticate": 'Bearer realm="api"'})
         if settings.ACCOUNT_EMAIL_VERIFICATION == "mandatory" and not _email_confirmed(user):
             raise NotAllowed(gettext(
                 "Confirm your email address first: follow the link in the email "
                              "we sent when you signed up."), details={"email_confirmed": False})
-        _, raw = token_create(user=user, name=f"Password login {timezone.now():%Y-%m-%d %H:%M}",
-                              scopes=ALL_SCOPES, via="password login",
-                              ip_address=_client_ip(request))
-        return Response({"token": raw, "username": user.username}, status=status.HTTP_200_OK)
+
+        def respond() -> Response:
+            _, raw = token_create(user=user,
+                                  name=f"Password login {timezone.now():%Y-%m-%d %H:%M}",
+                                  scopes=ALL_SCOPES, via="password login",
+                                  ip_address=_client_ip(request))
+            return Response({"token": raw, "username": user.username}, status=status.HTTP_200_OK)
+
+        # The key is the account's once the password is checked: a retry makes no second token.
+        return idempotent_answer(request, user=user, respond=respond, secret_fields=("token",),
+                                 unfingerprinted=("password",))
 
 
 MANAGE_NEEDED = "Needs a token with the `manage` scope (or a browser session)."

@@ -5,7 +5,7 @@ only; a queue is never shown to anyone else. Validation and changes live in game
 from __future__ import annotations
 
 from django.utils.translation import gettext
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import extend_schema, extend_schema_field
 from rest_framework import permissions, serializers, status
 from rest_framework.exceptions import NotFound
 from rest_framework.response import Response
@@ -13,39 +13,83 @@ from rest_framework.views import APIView
 
 from accounts.api.permissions import TokenScopeRequired
 from games import selectors
+from games.api.fields import StrictBooleanField
 from games.engines.autoplay import MAX_QUEUE_CANDIDATES, MAX_QUEUE_STEPS
+from games.engines.registry import all_engines
 from games.presentation.texts import reader_language, standing_orders_in
 from games.services import autoplay
+
+QUEUE_HELP = (f"Up to {MAX_QUEUE_STEPS} decisions to come, each a list of 1 to "
+              f"{MAX_QUEUE_CANDIDATES} candidate actions (as listed by GET /games/{{id}}/actions/ "
+              "when the decision is at hand). When my next decision comes, its first candidate "
+              "that is legal then is played (logged as `queued`); if none is, the queue is "
+              "dropped and I am asked as usual.")
 
 
 class QueueSerializer(serializers.Serializer):
     version = serializers.IntegerField(read_only=True)
     decisions = serializers.ListField(
-        child=serializers.ListField(child=serializers.DictField()),
-        help_text=f"Up to {MAX_QUEUE_STEPS} decisions to come, each a list of up to "
-                  f"{MAX_QUEUE_CANDIDATES} candidate actions (as listed by "
-                  "GET /games/{id}/actions/ when the decision is at hand). When my next "
-                  "decision comes, its first candidate that is legal then is played (logged as "
-                  "`queued`); if none is, the queue is dropped and I am asked as usual.")
+        child=serializers.ListField(child=serializers.DictField()), help_text=QUEUE_HELP)
+
+
+class QueueSetSerializer(serializers.Serializer):
+    """A new queue: at least one decision, each with at least one candidate (DELETE empties
+    a queue)."""
+
+    decisions = serializers.ListField(
+        child=serializers.ListField(child=serializers.DictField(), min_length=1,
+                                    max_length=MAX_QUEUE_CANDIDATES),
+        min_length=1, max_length=MAX_QUEUE_STEPS, help_text=QUEUE_HELP)
+
+
+def _orders_schema(orders: list[dict]) -> dict:
+    """The JSON Schema of {order: value} for these declared orders: each a string of its
+    choices, nothing else."""
+    values: dict[str, list[str]] = {}
+    for order in orders:
+        known = values.setdefault(order["name"], [])
+        known.extend(choice["value"] for choice in order["choices"]
+                     if choice["value"] not in known)
+    return {"type": "object", "additionalProperties": False,
+            "properties": {name: {"type": "string", "enum": choices}
+                           for name, choices in sorted(values.items())}}
+
+
+@extend_schema_field({
+    **_orders_schema([order for engine in all_engines() for order in engine.standing_orders]),
+    "nullable": True,
+    "description": "{order: value} for this game (others follow my profile), or null. The "
+                   "orders are those the game declares (`declared`): an order of another game "
+                   "is refused with 422."})
+class GameOrdersField(serializers.DictField):
+    pass
+
+
+@extend_schema_field({
+    "type": "object", "additionalProperties": False,
+    "properties": {engine.slug: {**_orders_schema(engine.standing_orders), "nullable": True}
+                   for engine in all_engines() if engine.standing_orders},
+    "description": "{game slug: {order: value}}, for the games that declare standing orders; "
+                   "games not named keep theirs, a game named with null (or {}) goes back to "
+                   "the defaults."})
+class ProfileOrdersField(serializers.DictField):
+    pass
 
 
 class GameSettingsSerializer(serializers.Serializer):
-    auto_forced = serializers.BooleanField(
+    auto_forced = StrictBooleanField(
         allow_null=True, required=False,
         help_text="Play my forced moves in this game: true, false, or null (my profile's).")
-    standing_orders = serializers.DictField(
-        child=serializers.CharField(), required=False, allow_null=True,
-        help_text="{order: value} for this game (others follow my profile), or null.")
+    standing_orders = GameOrdersField(child=serializers.CharField(), required=False,
+                                      allow_null=True)
     auto_forced_in_force = serializers.BooleanField(read_only=True)
     orders_in_force = serializers.DictField(read_only=True)
     declared = serializers.ListField(child=serializers.DictField(), read_only=True)
 
 
 class ProfileSettingsSerializer(serializers.Serializer):
-    auto_play_forced = serializers.BooleanField(required=False)
-    standing_orders = serializers.DictField(
-        child=serializers.DictField(child=serializers.CharField()), required=False,
-        help_text="{game slug: {order: value}}; games not named keep theirs.")
+    auto_play_forced = StrictBooleanField(required=False)
+    standing_orders = ProfileOrdersField(required=False)
     declared = serializers.DictField(read_only=True)
 
 
@@ -72,7 +116,8 @@ def _profile_settings_read(answer: dict, request) -> dict:
 
 class GameQueueView(APIView):
     permission_classes = [permissions.IsAuthenticated, TokenScopeRequired]
-    schema_more_errors = (409,)  # queueing in a game that is not running
+    #: 409: queueing in a game that is not running; 422: a candidate no action could be.
+    schema_more_errors = (409, 422)
 
     @extend_schema(operation_id="get_move_queue", tags=["moves"], summary="My queued moves",
                    responses={200: QueueSerializer}, description="My queued conditional moves.")
@@ -80,11 +125,11 @@ class GameQueueView(APIView):
         return Response(autoplay.queue_read(game=_game_for(request, pk), user=request.user))
 
     @extend_schema(operation_id="set_move_queue", tags=["moves"], summary="Queue my next moves",
-                   request=QueueSerializer, responses={200: QueueSerializer},
+                   request=QueueSetSerializer, responses={200: QueueSerializer},
                    description="Replace my queue (refused with `your_move` while the decision "
                                "is at hand: make it instead).")
     def put(self, request, pk):
-        serializer = QueueSerializer(data=request.data)
+        serializer = QueueSetSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         game = _game_for(request, pk)
         return Response(autoplay.queue_set(game_id=game.pk, user=request.user,
@@ -99,6 +144,7 @@ class GameQueueView(APIView):
 
 class GameAutoplayView(APIView):
     permission_classes = [permissions.IsAuthenticated, TokenScopeRequired]
+    schema_more_errors = (422,)  # orders the game does not declare
 
     @extend_schema(operation_id="get_game_autoplay", tags=["moves"],
                    summary="My automatic-move settings in a game",
@@ -123,6 +169,7 @@ class GameAutoplayView(APIView):
 
 class MyAutoplayView(APIView):
     permission_classes = [permissions.IsAuthenticated, TokenScopeRequired]
+    schema_more_errors = (422,)  # orders the game does not declare
 
     @extend_schema(operation_id="get_my_autoplay", tags=["account"],
                    summary="My default automatic-move settings",

@@ -12,6 +12,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import json
+from collections.abc import Callable
 
 from django.db import IntegrityError, transaction
 from django.utils.translation import gettext
@@ -43,8 +44,11 @@ def idempotency_key(request) -> str | None:
     return key
 
 
-def _fingerprint(request) -> str:
-    body = json.dumps([request.method, request.path.rstrip("/"), request.data],
+def _fingerprint(request, leaving_out: tuple[str, ...] = ()) -> str:
+    data = request.data
+    if leaving_out and isinstance(data, dict):
+        data = {name: value for name, value in data.items() if name not in leaving_out}
+    body = json.dumps([request.method, request.path.rstrip("/"), data],
                       sort_keys=True, separators=(",", ":"), default=str)
     return hashlib.sha256(body.encode()).hexdigest()
 
@@ -56,39 +60,49 @@ def _replay(record: IdempotencyRecord) -> Response:
     return Response(record.response, status=record.status_code, headers=headers)
 
 
+def idempotent_answer(request, *, user, respond: Callable[[], Response],
+                      secret_fields: tuple[str, ...] = (),
+                      unfingerprinted: tuple[str, ...] = ()) -> Response:
+    """`respond()`, once per Idempotency-Key of `user` (the caller): a retry gets the first
+    answer again. `secret_fields` are shown once and never stored: a replay answers without
+    them (a token is kept only as its digest). `unfingerprinted` body fields are left out of the
+    stored fingerprint (a password: even its hash is not kept)."""
+    key = idempotency_key(request) if request.method == "POST" else None
+    if key is None or not user.is_authenticated:
+        return respond()
+    fingerprint = _fingerprint(request, unfingerprinted)
+    with transaction.atomic():
+        try:
+            with transaction.atomic():
+                record = IdempotencyRecord.objects.create(
+                    user=user, key=key, request_fingerprint=fingerprint)
+        except IntegrityError:
+            record = IdempotencyRecord.first_answer(user=user, key=key, fingerprint=fingerprint)
+            return _replay(record)
+        response = respond()
+        if response.status_code >= 400:
+            transaction.set_rollback(True)  # nothing made: the key stays free
+            return response
+        data = response.data
+        if isinstance(data, dict):
+            data = {name: value for name, value in data.items() if name not in secret_fields}
+        record.response = data
+        record.status_code = response.status_code
+        record.location = response.get("Location", "")
+        record.save(update_fields=["response", "status_code", "location"])
+    return response
+
+
 def idempotent(*, secret_fields: tuple[str, ...] = ()):
-    """Decorates a DRF view's POST handler. `secret_fields` are shown once and never stored:
-    a replay answers without them (a token is kept only as its digest)."""
+    """Decorates a DRF view's POST handler (see `idempotent_answer`), for the signed-in
+    caller."""
 
     def decorate(handler):
         @functools.wraps(handler)
         def handle(view, request, *args, **kwargs):
-            key = idempotency_key(request) if request.method == "POST" else None
-            if key is None or not request.user.is_authenticated:
-                return handler(view, request, *args, **kwargs)
-            fingerprint = _fingerprint(request)
-            with transaction.atomic():
-                try:
-                    with transaction.atomic():
-                        record = IdempotencyRecord.objects.create(
-                            user=request.user, key=key, request_fingerprint=fingerprint)
-                except IntegrityError:
-                    record = IdempotencyRecord.first_answer(user=request.user, key=key,
-                                                            fingerprint=fingerprint)
-                    return _replay(record)
-                response = handler(view, request, *args, **kwargs)
-                if response.status_code >= 400:
-                    transaction.set_rollback(True)  # nothing made: the key stays free
-                    return response
-                data = response.data
-                if isinstance(data, dict):
-                    data = {name: value for name, value in data.items()
-                            if name not in secret_fields}
-                record.response = data
-                record.status_code = response.status_code
-                record.location = response.get("Location", "")
-                record.save(update_fields=["response", "status_code", "location"])
-            return response
+            return idempotent_answer(
+                request, user=request.user, secret_fields=secret_fields,
+                respond=lambda: handler(view, request, *args, **kwargs))
 
         return handle
 

@@ -24,7 +24,7 @@ from rest_framework.views import APIView
 
 from accounts.api.permissions import TokenScopeRequired
 from games import selectors, services
-from games.api.serializers import GameDetailSerializer, GameExportSerializer
+from games.api.serializers import GameDetailSerializer, GameExportSerializer, engine_slugs
 from games.engines.registry import UnknownEngine, all_engines, get_engine
 from games.exceptions import NotAllowed
 from games.log.export import game_export
@@ -33,8 +33,13 @@ from games.selectors import profiles
 from games.services import invitations as invites
 from games.services import ratings
 
+#: The largest `max` read as a count (nine digits).
+MAX_COUNT = 10**9 - 1
+
+
 PLAYER_FILTER_PARAMETERS = [
-    OpenApiParameter("engine", OpenApiTypes.STR, description="Only games of this engine."),
+    OpenApiParameter("engine", OpenApiTypes.STR, enum=engine_slugs(),
+                     description="Only games of this engine."),
     OpenApiParameter("player", OpenApiTypes.STR,
                      description="Only games this player (a username) sits in."),
 ]
@@ -43,7 +48,7 @@ PLAYER_FILTER_PARAMETERS = [
 def player_filters(games, params):
     """`?engine=` and `?player=` on a game list; finished games come newest first."""
     engine = params.get("engine")
-    if engine:
+    if engine is not None:
         if engine not in {item.slug for item in all_engines()}:
             raise ValidationError({"engine": gettext("Unknown game %(slug)s.") % {
                 "slug": repr(engine)}})
@@ -52,8 +57,9 @@ def player_filters(games, params):
     if username:
         player = get_user_model().objects.filter(username=username, is_active=True).first()
         if player is None:
-            raise ValidationError({"player": gettext("There is no player %(username)s.") % {
-                "username": repr(username)}})
+            # As GET /api/v1/users/{username}/ answers it: well-formed, naming nobody.
+            raise NotFound(gettext("There is no player %(username)s.") % {
+                "username": repr(username)})
         games = games.filter(seats__user=player)
     if params.get("status") == GameStatus.FINISHED:
         games = games.order_by("-finished_at", "-id")
@@ -110,6 +116,9 @@ class InviteLinkJoinView(APIView):
     """POST /api/v1/invite-links/{token}/join/: join the game an invite link names."""
 
     permission_classes = [permissions.IsAuthenticated, TokenScopeRequired]
+    #: 409: already seated, or the game is full or started; 422: a link that is not valid
+    #: (mistyped, expired).
+    schema_more_errors = (409, 422)
 
     @extend_schema(operation_id="join_by_invite_link", tags=["games"],
                    summary="Join the game an invite link names", request=None,
@@ -268,20 +277,22 @@ class UserGamesExportView(APIView):
                     "FILE` replays a saved stream line by line. Streamed as it is read: a "
                     "client reads lines as they come.",
         parameters=[
-            OpenApiParameter("engine", OpenApiTypes.STR, description="Only games of this "
-                             "engine."),
+            OpenApiParameter("engine", OpenApiTypes.STR, enum=engine_slugs(),
+                             description="Only games of this engine."),
             OpenApiParameter("since", OpenApiTypes.DATETIME,
                              description="Only games finished at or after this instant."),
             OpenApiParameter("until", OpenApiTypes.DATETIME,
                              description="Only games finished before this instant."),
-            OpenApiParameter("max", OpenApiTypes.INT, description="At most this many games."),
+            OpenApiParameter("max", {"type": "integer", "minimum": 0, "maximum": MAX_COUNT},
+                             description="At most this many games."),
         ],
         responses={(200, "application/x-ndjson"): GameExportSerializer})
     def get(self, request, username):
         player = get_object_or_404(get_user_model(), username=username, is_active=True)
         games = selectors.game_list(user=request.user, status=GameStatus.FINISHED).filter(
             seats__user=player)
-        games = player_filters(games, {"engine": request.query_params.get("engine", "")})
+        if "engine" in request.query_params:
+            games = player_filters(games, {"engine": request.query_params["engine"]})
         for name, lookup in (("since", "finished_at__gte"), ("until", "finished_at__lt")):
             if name in request.query_params:
                 games = games.filter(**{lookup: _instant(request.query_params[name], name)})
@@ -307,6 +318,6 @@ def _instant(raw: str, name: str):
 
 
 def _count(raw: str) -> int:
-    if not (raw.isascii() and raw.isdigit() and len(raw) <= 9):
+    if not (raw.isascii() and raw.isdigit() and len(raw) <= len(str(MAX_COUNT))):
         raise ValidationError({"max": gettext("Must be a whole number (0 or more).")})
     return int(raw)

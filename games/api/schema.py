@@ -10,14 +10,16 @@ from rest_framework import permissions, serializers
 from games.api.errors import ERROR_CODES
 
 ERROR_DESCRIPTIONS = {
-    400: "The request is malformed or a field is invalid (`details.fields` names them).",
+    400: "The request does not match this schema: malformed, or a field of the wrong type or "
+         "out of range (`details.fields` names them).",
     401: "No valid credentials: a missing, unknown, revoked or expired token.",
     403: "Not allowed: not your seat, a token without the needed scope "
          "(`insufficient_scope`, `details.required_scope` names it), or a sanction.",
     404: "There is no such object, or the caller may not see it (or no such page).",
     409: "The game moved on (`stale_version`) or is not in a state that allows this.",
-    422: "Well-formed but refused: an illegal action, or an Idempotency-Key reused "
-         "with another request (`idempotency_key_reused`).",
+    422: "The request matches this schema but the rules refuse it: an illegal action, a setup "
+         "or an order the game does not offer, inviting oneself, reporting what is not there, "
+         "or an Idempotency-Key reused with another request (`idempotency_key_reused`).",
     429: "Too many requests; the Retry-After header (and `details.retry_after_seconds`) say "
          "when to try again.",
 }

@@ -11,6 +11,12 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from games import selectors
+from games.api.fields import (
+    StrictBooleanField,
+    StrictCharField,
+    StrictFloatField,
+    StrictIntegerField,
+)
 from games.engines import bots
 from games.engines.registry import all_engines
 from games.models import (
@@ -56,9 +62,9 @@ class EngineSerializer(serializers.Serializer):
     name = serializers.CharField(
         help_text="The game's name in the reader's language (the signed-in player's, else "
                   "Accept-Language), as its published editions print it.")
-    min_players = serializers.IntegerField()
-    max_players = serializers.IntegerField()
-    rules_version = serializers.IntegerField()
+    min_players = StrictIntegerField()
+    max_players = StrictIntegerField()
+    rules_version = StrictIntegerField()
     simultaneous = serializers.BooleanField()
     options = serializers.ListField(
         child=serializers.DictField(),
@@ -99,7 +105,7 @@ class GameResultField(serializers.JSONField):
 
 
 class ExportPlayerSerializer(serializers.Serializer):
-    seat = serializers.IntegerField(allow_null=True)
+    seat = StrictIntegerField(allow_null=True)
     player = serializers.CharField()
     username = serializers.CharField(allow_null=True)
     is_bot = serializers.BooleanField()
@@ -107,15 +113,15 @@ class ExportPlayerSerializer(serializers.Serializer):
 
 
 class ExportEntrySerializer(serializers.Serializer):
-    sequence = serializers.IntegerField()
+    sequence = StrictIntegerField()
     kind = serializers.CharField(help_text="`move` by a seat, `resolve` (a system step) or "
                                            "`undo` (a seat took back its move `undoes`).")
-    seat = serializers.IntegerField(allow_null=True)
+    seat = StrictIntegerField(allow_null=True)
     payload = EngineActionField(allow_null=True,
                                 help_text="The action; null when hidden from the caller. An "
                                           "undo's is {undoes, with_automatic}.")
     hidden = serializers.BooleanField()
-    undone_by = serializers.IntegerField(
+    undone_by = StrictIntegerField(
         allow_null=True, help_text="The undo entry that took this move back, if one did.")
     description = serializers.CharField(
         help_text="The entry as the caller may read it, in English whatever the request's "
@@ -126,49 +132,64 @@ class ExportEntrySerializer(serializers.Serializer):
 
 class GameExportSerializer(serializers.Serializer):
     format = serializers.CharField()
-    format_version = serializers.IntegerField()
-    game = serializers.IntegerField()
+    format_version = StrictIntegerField()
+    game = StrictIntegerField()
     engine = serializers.CharField()
-    rules_version = serializers.IntegerField()
+    rules_version = StrictIntegerField()
     status = serializers.CharField()
-    num_players = serializers.IntegerField()
+    num_players = StrictIntegerField()
     options = serializers.DictField()
     players = ExportPlayerSerializer(many=True)
-    version = serializers.IntegerField()
+    version = StrictIntegerField()
     seed = serializers.CharField(allow_null=True, help_text="Only once the game is finished.")
     actions = ExportEntrySerializer(many=True)
     result = GameResultField(allow_null=True)
 
 
+def engine_slugs() -> list[str]:
+    """The slugs of the games on offer, for the schema's enums."""
+    return sorted(engine.slug for engine in all_engines())
+
+
+@extend_schema_field({"type": "string", "enum": engine_slugs(),
+                      "description": "A game's slug (GET /api/v1/engines/)."})
+class EngineSlugField(StrictCharField):
+    pass
+
+
 class GameCreateSerializer(serializers.Serializer):
-    engine = serializers.CharField(max_length=40)
-    num_players = serializers.IntegerField()
+    engine = EngineSlugField(max_length=40)
+    num_players = StrictIntegerField(
+        min_value=min(engine.min_players for engine in all_engines()),
+        max_value=max(engine.max_players for engine in all_engines()),
+        help_text="Within the game's own `min_players` and `max_players` (GET "
+                  "/api/v1/engines/{slug}/); another count is refused with 422.")
     options = serializers.DictField(required=False, default=dict)
-    time_per_move = serializers.IntegerField(
+    time_per_move = StrictIntegerField(
         required=False,
         min_value=int(MIN_TIME_PER_MOVE.total_seconds()),
         max_value=int(MAX_TIME_PER_MOVE.total_seconds()),
         help_text="Seconds each player has for a move: 3600 (1 hour) to 1209600 (14 days).",
     )
-    reserve = serializers.IntegerField(
+    reserve = StrictIntegerField(
         required=False, min_value=0, max_value=int(MAX_RESERVE.total_seconds()),
         help_text="Seconds of extra time per player, used up before a move times out.",
     )
-    max_consecutive_timeouts = serializers.IntegerField(
+    max_consecutive_timeouts = StrictIntegerField(
         required=False, min_value=1, max_value=10, default=DEFAULT_MAX_CONSECUTIVE_TIMEOUTS,
         help_text="Timeouts in a row after which a bot takes the seat.",
     )
-    allow_spectators = serializers.BooleanField(
+    allow_spectators = StrictBooleanField(
         required=False, default=True,
         help_text="False: a private game, seen and joined only by invited players and "
                   "holders of its invite link.")
-    name = serializers.CharField(required=False, default="", allow_blank=True, max_length=80)
-    rated = serializers.BooleanField(required=False, default=True)
-    start_when_full = serializers.BooleanField(required=False, default=False)
-    min_reliability = serializers.IntegerField(
+    name = StrictCharField(required=False, default="", allow_blank=True, max_length=80)
+    rated = StrictBooleanField(required=False, default=True)
+    start_when_full = StrictBooleanField(required=False, default=False)
+    min_reliability = StrictIntegerField(
         required=False, default=None, allow_null=True, min_value=1, max_value=100,
         help_text="Percent of their last 100 deadlines a joining player must have met.")
-    min_rating = serializers.FloatField(
+    min_rating = StrictFloatField(
         required=False, default=None, allow_null=True, min_value=-100, max_value=100,
         help_text="Rating at this game a joining player must have (invited players exempt).")
 
@@ -248,20 +269,20 @@ class SeatSerializer(ModelSerializer):
 
 
 class RatingChangeSerializer(serializers.Serializer):
-    before = serializers.FloatField()
-    after = serializers.FloatField()
+    before = StrictFloatField()
+    after = StrictFloatField()
 
 
 class StandingSerializer(serializers.Serializer):
     """One seat of a finished game's result."""
 
-    rank = serializers.IntegerField()
-    seat = serializers.IntegerField()
+    rank = StrictIntegerField()
+    seat = StrictIntegerField()
     player = serializers.CharField()
     username = serializers.CharField(allow_null=True)
-    points = serializers.IntegerField()
+    points = StrictIntegerField()
     winner = serializers.BooleanField()
-    breakdown = serializers.DictField(child=serializers.IntegerField())
+    breakdown = serializers.DictField(child=StrictIntegerField())
     rating = RatingChangeSerializer(allow_null=True)
 
 
@@ -379,15 +400,14 @@ class AddBotSerializer(serializers.Serializer):
 
 
 class ChatPostSerializer(serializers.Serializer):
-    body = serializers.CharField(max_length=CHAT_MESSAGE_MAX_LENGTH, trim_whitespace=True)
+    body = StrictCharField(max_length=CHAT_MESSAGE_MAX_LENGTH, trim_whitespace=True)
 
 
 class ReportCreateSerializer(serializers.Serializer):
     target = serializers.ChoiceField(choices=ReportTarget.choices)
-    id = serializers.IntegerField(min_value=1, help_text="The message, player or game id.")
+    id = StrictIntegerField(min_value=1, help_text="The message, player or game id.")
     reason = serializers.ChoiceField(choices=ReportReason.choices)
-    details = serializers.CharField(required=False, allow_blank=True, max_length=2000,
-                                    default="")
+    details = StrictCharField(required=False, allow_blank=True, max_length=2000, default="")
 
 
 class ReportSerializer(ModelSerializer):
@@ -397,11 +417,11 @@ class ReportSerializer(ModelSerializer):
 
 
 class InviteSerializer(serializers.Serializer):
-    username = serializers.CharField(help_text="The username or email of the player to invite.")
+    username = StrictCharField(help_text="The username or email of the player to invite.")
 
 
 class LegalActionSerializer(serializers.Serializer):
-    index = serializers.IntegerField()
+    index = StrictIntegerField()
     action = EngineActionField()
     description = serializers.CharField(
         help_text="What the action does, in the request's language; seats read \"Seat N\".")
@@ -411,32 +431,32 @@ class LegalActionSerializer(serializers.Serializer):
 
 class ActionSubmitSerializer(serializers.Serializer):
     action = EngineActionField(help_text="One of the legal actions, exactly as listed.")
-    version = serializers.IntegerField(
+    version = StrictIntegerField(
         min_value=0, help_text="The game version you saw; a stale one is refused with 409."
     )
-    seat = serializers.IntegerField(
+    seat = StrictIntegerField(
         required=False, min_value=0,
         help_text="Optional: the seat you act for. It must be your own seat.",
     )
 
 
 class UndoSerializer(serializers.Serializer):
-    version = serializers.IntegerField(
+    version = StrictIntegerField(
         min_value=0, help_text="The game version you saw; a stale one is refused with 409."
     )
 
 
 class UndoResultSerializer(serializers.Serializer):
-    sequence = serializers.IntegerField(help_text="The undo's own log entry.")
-    version = serializers.IntegerField()
+    sequence = StrictIntegerField(help_text="The undo's own log entry.")
+    version = StrictIntegerField()
     description = serializers.CharField(
         help_text="The undo's log entry as the caller reads it, in the request's language.")
-    undone = serializers.IntegerField(help_text="The log entry of the move taken back.")
+    undone = StrictIntegerField(help_text="The log entry of the move taken back.")
 
 
 class ActionResultSerializer(serializers.Serializer):
-    sequence = serializers.IntegerField()
-    version = serializers.IntegerField(help_text="The game's version now: send it with the "
+    sequence = StrictIntegerField()
+    version = StrictIntegerField(help_text="The game's version now: send it with the "
                                                  "next move.")
     description = serializers.CharField(
         help_text="The move's log entry as the caller reads it, in the request's language "
@@ -445,7 +465,7 @@ class ActionResultSerializer(serializers.Serializer):
     status = serializers.ChoiceField(choices=GameStatus.choices,
                                      help_text="The game's status after the move.")
     awaiting_seats = serializers.ListField(
-        child=serializers.IntegerField(),
+        child=StrictIntegerField(),
         help_text="The seats to act now (yours again when the move left you a decision).")
     game = GameDetailSerializer(
         required=False,
@@ -479,7 +499,7 @@ class LogEntrySerializer(ModelSerializer):
 
 
 class LastMoveSerializer(serializers.Serializer):
-    sequence = serializers.IntegerField()
+    sequence = StrictIntegerField()
     player = serializers.CharField(allow_null=True)
     text = serializers.CharField()
     at = serializers.DateTimeField()

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from copy import deepcopy
 
+from games.api.schema import EVERY_ANSWER
+
 _INT = {"type": "integer"}
 _SEATS = {"type": "array", "items": _INT}
 _STATUS = {"$ref": "#/components/schemas/GameStatusEnum"}
@@ -91,7 +93,7 @@ def _stream_operation(operation_id: str, summary: str, description: str,
             "200": {
                 "description": "An endless stream of Server-Sent Events (until `end` or "
                                "`closed`).",
-                "headers": deepcopy(REQUEST_ID),
+                "headers": deepcopy(STREAM_HEADERS),
                 "content": {"text/event-stream": {
                     "schema": {"type": "string"},
                     # The event list as data (OpenAPI 3.1 has no SSE item schema yet).
@@ -99,15 +101,16 @@ def _stream_operation(operation_id: str, summary: str, description: str,
                                  for name, component in events.items()}}},
             },
             **{str(code): {"description": "Refused before the stream starts.",
-                           "headers": deepcopy(REQUEST_ID),
+                           "headers": deepcopy(STREAM_HEADERS),
                            "content": deepcopy(error)} for code in errors},
         },
     }
 
 
-#: Streams are served by the ASGI application outside Django's middleware (config/asgi.py): they
-#: carry the request id, and no rate-limit headers (they have stream-count limits of their own).
-REQUEST_ID = {"X-Request-ID": {"$ref": "#/components/headers/X-Request-ID"}}
+#: Streams are served by the ASGI application outside Django's middleware (config/asgi.py), which
+#: gives them the request id and the rate-limit headers of every answer (the budget as it
+#: stands: a stream is not counted against it; its own limit is how many are open at once).
+STREAM_HEADERS = {name: {"$ref": f"#/components/headers/{name}"} for name in EVERY_ANSWER}
 
 
 def add_event_streams(result, generator, request, public):

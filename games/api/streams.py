@@ -97,6 +97,9 @@ def _token_or_session_viewer(request: HttpRequest) -> tuple[object, StreamAccess
         from django.contrib.auth import get_user
 
         user = get_user(request)
+    # Whose budget the answer's rate-limit headers tell (config.asgi, as AuthenticationMiddleware
+    # gives it to RateLimitHeadersMiddleware elsewhere).
+    request.user = user
     if user.is_authenticated and (ban := Sanction.objects.bans_in_force().filter(
             user=user).first()):
         raise StreamRefused(403, "account_banned", restriction_message(ban))

@@ -50,6 +50,10 @@ from games.presentation.names import seat_names
 from games.presentation.texts import engine_described, message_text, reader_language
 
 TRUE_WORDS = {"1", "true", "yes", "on"}
+FALSE_WORDS = {"0", "false", "no", "off"}
+
+#: The largest `since` of a log read as a sequence number (twelve digits).
+MAX_SEQUENCE = 10**12 - 1
 
 #: A game's GET answers carry a weak ETag of their own (games.api.conditional); every other
 #: GET answer one hashed from its body (config.settings: ConditionalGetMiddleware).
@@ -62,12 +66,25 @@ NOT_MODIFIED = OpenApiResponse(
     description="Not modified: the answer whose ETag was sent still stands (its "
                 "`time_left_seconds` were as of its own `Date`; count from `deadline_at`).")
 
+
+def query_flag(request, name: str) -> bool:
+    """A boolean query parameter: absent is false; `true`/`false` (or 1/0, yes/no, on/off);
+    anything else is refused (400), not read as false."""
+    raw = request.query_params.get(name)
+    if raw is None:
+        return False
+    if raw.lower() in TRUE_WORDS:
+        return True
+    if raw.lower() in FALSE_WORDS:
+        return False
+    raise ValidationError({name: gettext("Must be true or false.")})
+
+
 def wants_representation(request) -> bool:
     """RFC 7240 `Prefer: return=representation`, or `?view=1` for clients that cannot set it."""
     preferences = {token.strip().lower() for header in request.headers.get("Prefer", "").split(",")
                    for token in header.split(";")}
-    return ("return=representation" in preferences
-            or request.query_params.get("view", "").lower() in TRUE_WORDS)
+    return "return=representation" in preferences or query_flag(request, "view")
 
 
 def _move_text(result: services.SubmitResult, request) -> str:
@@ -126,7 +143,8 @@ class GameViewSet(GamePlayersMixin, mixins.ListModelMixin, mixins.RetrieveModelM
     #: For the schema: writes that depend on the game's state (409) or refuse a body (422).
     schema_conflicts = ("create", "join", "leave", "start", "add_bot", "take_back", "actions",
                         "resign", "invite", "undo", "decline", "rematch")
-    schema_unprocessable = ("actions",)
+    #: 422: a request the schema allows and the rules refuse (games.exceptions).
+    schema_unprocessable = ("actions", "create", "invite", "chat")
     #: The token scope writes need (the chat route asks for `chat` instead).
     write_scope = "play"
     # Game ids are numbers: /games/abc/ is simply not found (404), never a lookup that fails.
@@ -141,8 +159,8 @@ class GameViewSet(GamePlayersMixin, mixins.ListModelMixin, mixins.RetrieveModelM
         games = selectors.game_list(
             user=self.request.user,
             status=status_filter,
-            mine=params.get("mine", "").lower() in TRUE_WORDS,
-            awaiting_me=params.get("awaiting", "").lower() in TRUE_WORDS,
+            mine=query_flag(self.request, "mine"),
+            awaiting_me=query_flag(self.request, "awaiting"),
         )
         return player_filters(games, params)
 
@@ -359,6 +377,7 @@ class GameViewSet(GamePlayersMixin, mixins.ListModelMixin, mixins.RetrieveModelM
         the 404 of every other route, whatever was wrong with the request."""
         serializer = ActionSubmitSerializer(data=request.data)
         try:
+            representation = wants_representation(request)  # a bad ?view= refused before
             serializer.is_valid(raise_exception=True)
             key = idempotency_key(request)
             # In the caller's language (a token's user, whom the middleware does not see, too):
@@ -382,7 +401,7 @@ class GameViewSet(GamePlayersMixin, mixins.ListModelMixin, mixins.RetrieveModelM
             body.update(status=result.game.status,
                         awaiting_seats=selectors.awaiting_seats(result.game))
         headers = {}
-        if wants_representation(request):
+        if representation:
             body["game"] = self._shown(game_id)
             headers["Preference-Applied"] = "return=representation"
         return Response(body, headers=headers)
@@ -450,13 +469,14 @@ class GameViewSet(GamePlayersMixin, mixins.ListModelMixin, mixins.RetrieveModelM
                    summary="A game's log, oldest first",
                    responses={200: LogEntrySerializer(many=True), 304: NOT_MODIFIED}, parameters=[
         IF_NONE_MATCH,
-        OpenApiParameter("since", OpenApiTypes.INT,
+        OpenApiParameter("since", {"type": "integer", "minimum": 0, "maximum": MAX_SEQUENCE},
                          description="Only entries after this sequence number."),
     ])
     @route(detail=True, methods=["get"])
     def log(self, request, pk=None):
         since = request.query_params.get("since")
-        if since is not None and (not since.isascii() or not since.isdigit() or len(since) > 12):
+        if since is not None and (not since.isascii() or not since.isdigit()
+                                  or len(since) > len(str(MAX_SEQUENCE))):
             self.get_object()  # 404 for a game the caller may not see, whatever else is wrong
             raise ValidationError({"since": gettext("Must be a sequence number (0 or more).")})
         stamp, etag, unchanged = self._validator(request, "log")
@@ -527,7 +547,7 @@ class MyGamesView(generics.ListAPIView):
                 "values": ", ".join(GameStatus.values)}})
         user = self.request.user
         games = selectors.game_list(user=user, mine=True, status=status_filter,
-                                    awaiting_me=params.get("awaiting", "").lower() in TRUE_WORDS)
+                                    awaiting_me=query_flag(self.request, "awaiting"))
         if not status_filter:
             games = games.filter(status__in=[GameStatus.OPEN, GameStatus.ACTIVE])
         my_deadline = Min("seats__deadline_at", filter=Q(seats__user=user))
@@ -538,6 +558,7 @@ class ReportCreateView(APIView):
     """Report a chat message, a player or a game to the moderators."""
 
     permission_classes = [permissions.IsAuthenticated, TokenScopeRequired]
+    schema_more_errors = (422,)  # nothing to report there, or one's own message
     write_scope = "chat"
 
     @extend_schema(operation_id="create_report", tags=["moderation"],

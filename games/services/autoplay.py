@@ -52,12 +52,12 @@ AUTOMATIC_SOURCES = (ActionSource.AUTO, ActionSource.QUEUED)
 
 class InvalidQueue(GameError):
     code = "invalid_queue"
-    status = 400
+    status = 422
 
 
 class InvalidOrders(GameError):
     code = "invalid_orders"
-    status = 400
+    status = 422
 
 
 class YourMove(GameError):

@@ -70,12 +70,12 @@ def test_wrong_passwords_lock_the_account_from_any_address_until_the_window_pass
         response = token_login(client, user.username, "not-the-password",
                                REMOTE_ADDR=f"192.0.2.{attempt + 1}")
         answers.append(response.status_code)
-    print(f"\n55 wrong passwords from 55 addresses: {answers.count(400)} answered 400, "
+    print(f"\n55 wrong passwords from 55 addresses: {answers.count(401)} answered 401, "
           f"{answers.count(429)} answered 429")
     right = token_login(client, user.username, PASSWORD, REMOTE_ADDR="198.51.100.99")
     print(f"then the right password from a fresh address: {right.status_code}")
     # ACCOUNT_RATE_LIMITS["login_failed"]: 5 failures per account within the window.
-    assert answers[:5] == [400] * 5
+    assert answers[:5] == [401] * 5
     assert set(answers[5:]) == {429}
     assert right.status_code == 429
     body = right.json()
@@ -117,7 +117,7 @@ def test_web_and_api_logins_share_one_failure_counter(client):
     api = APIClient()
     for attempt in range(2):
         assert token_login(api, user.email, "wrong",
-                           REMOTE_ADDR=f"192.0.2.{attempt + 10}").status_code == 400
+                           REMOTE_ADDR=f"192.0.2.{attempt + 10}").status_code == 401
     # Five failures in all: the web login refuses the right password too, and so does the API.
     page = client.post(login_url, {"login": user.username, "password": PASSWORD},
                        REMOTE_ADDR="198.51.100.3")
@@ -230,7 +230,7 @@ def test_without_the_cache_the_limits_fail_open_and_logins_still_work(settings, 
     user = confirm_email(UserFactory())
     unreachable_cache(settings)
     api = APIClient()
-    assert token_login(api, user.username, "wrong").status_code == 400
+    assert token_login(api, user.username, "wrong").status_code == 401
     response = token_login(api, user.username, PASSWORD)
     assert response.status_code == 200, response.content
     page = client.post(reverse("account_login"), {"login": user.username, "password": PASSWORD})

@@ -95,7 +95,7 @@ def test_game_settings_switch_forced_moves_and_orders(table):
     assert answer.json()["auto_forced_in_force"] is False
     assert answer.json()["orders_in_force"] == {"payment": "ask"}
     bad = clients[2].put(url, {"standing_orders": {"payment": "gold"}}, format="json")
-    assert bad.status_code == 400 and bad.json()["code"] == "invalid_orders"
+    assert bad.status_code == 422 and bad.json()["code"] == "invalid_orders"
     for number, spot in ((0, "a"), (1, "b")):
         game.refresh_from_db()
         with committed():
@@ -124,7 +124,7 @@ def test_profile_defaults(table):
                         ({"standing_orders": {"seven_wonders": {}}}, "no standing orders"),
                         ({"standing_orders": {"caverna": {"feeding": "never"}}}, "must be one")):
         bad = clients[0].put(url, body, format="json")
-        assert bad.status_code == 400 and words in bad.json()["message"], bad.content
+        assert bad.status_code == 422 and words in bad.json()["message"], bad.content
     assert json.loads(clients[0].get(url).content)["standing_orders"]["caverna"]["feeding"] \
         == "crops_only"
 

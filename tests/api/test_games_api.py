@@ -72,7 +72,9 @@ def test_token_by_username_or_email_and_bad_credentials():
                              HTTP_AUTHORIZATION=f"Bearer {answer.json()['token']}")
         assert me.json()["username"] == user.username
     wrong = client.post("/api/v1/auth/token/", {"username": user.username, "password": "nope"})
-    assert_error(wrong, 400, "invalid", "Unable to log in")
+    assert_error(wrong, 401, "authentication_failed", "Unable to log in")
+    assert wrong["WWW-Authenticate"] == 'Bearer realm="api"'
+    assert "token" not in wrong.json()
 
 
 def test_engines_list_describes_player_counts_and_options():
@@ -90,8 +92,8 @@ def test_create_errors_are_clear_and_write_nothing(players):
         400, "invalid", "Unknown game",
     )
     assert_error(
-        client.post("/api/v1/games/", {"engine": "toy", "num_players": 9}, format="json"),
-        400, "invalid_game_setup", "2 to 4 players",
+        client.post("/api/v1/games/", {"engine": "toy", "num_players": 5}, format="json"),
+        422, "invalid_game_setup", "2 to 4 players",
     )
     assert_error(
         client.post("/api/v1/games/", {"engine": "toy", "num_players": 2, "time_per_move": 60},
@@ -299,6 +301,6 @@ def test_token_endpoint_is_throttled(settings):
         client.post("/api/v1/auth/token/", {"username": f"x{n}", "password": "y"}).status_code
         for n in range(12)
     ]
-    assert codes[:10] == [400] * 10 and codes[-1] == 429
+    assert codes[:10] == [401] * 10 and codes[-1] == 429
     body = client.post("/api/v1/auth/token/", {"username": "x", "password": "y"}).json()
     assert body["code"] == "throttled"

@@ -82,6 +82,7 @@ def play_full_game(tc, base_url, slug: str, users, seed: int) -> dict:
     from turnpost_client.models import (
         ActionSubmitRequest,
         ActionSubmitRequestAction,
+        EngineEnum,
         GameCreateRequest,
         GameStatusEnum,
         ListMyGamesStatus,
@@ -90,7 +91,8 @@ def play_full_game(tc, base_url, slug: str, users, seed: int) -> dict:
     counter = Counted()
     started = time.perf_counter()
     clients = [_login(tc, base_url, user, counter) for user in users]
-    game = create_game.sync(client=clients[0], body=GameCreateRequest(engine=slug,
+    # The schema names the games on offer: a typed client takes one of them.
+    game = create_game.sync(client=clients[0], body=GameCreateRequest(engine=EngineEnum(slug),
                                                                      num_players=len(users)))
     assert hasattr(game, "id"), game
     for client in clients[1:]:

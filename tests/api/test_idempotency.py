@@ -4,6 +4,8 @@ two requests racing with one key make one thing."""
 
 from __future__ import annotations
 
+import hashlib
+import json
 import threading
 import uuid
 
@@ -12,10 +14,10 @@ from django.db import connection
 from rest_framework.test import APIClient
 
 from accounts.models import PersonalAccessToken
-from games.models import ChatMessage, Game, GameInvitation, Report
+from games.models import ChatMessage, Game, GameInvitation, IdempotencyRecord, Report
 from notifications.models import Webhook
 from tests.api.clients import token_client
-from tests.factories import UserFactory, open_game, started_game
+from tests.factories import PASSWORD, UserFactory, confirm_email, open_game, started_game
 
 pytestmark = pytest.mark.django_db
 
@@ -147,3 +149,32 @@ def test_two_racing_posts_with_one_key_make_one_game():
     assert sorted(answer.status_code for answer in answers) == [201, 201]
     assert answers[0].json()["id"] == answers[1].json()["id"]
     assert Game.objects.filter(created_by=user).count() == 1
+
+
+def test_a_password_login_retried_with_its_key_makes_one_token():
+    user = confirm_email(UserFactory())
+    login, key = {"username": user.username, "password": PASSWORD}, str(uuid.uuid4())
+    first = APIClient().post("/api/v1/auth/token/", login, format="json", HTTP_IDEMPOTENCY_KEY=key)
+    again = APIClient().post("/api/v1/auth/token/", login, format="json", HTTP_IDEMPOTENCY_KEY=key)
+    assert first.status_code == again.status_code == 200
+    assert first.json()["token"].startswith("tp_") and "Idempotent-Replayed" not in first
+    # The token is shown once: the replay says whose it is, not the token again.
+    assert again.json() == {"username": user.username}
+    assert again["Idempotent-Replayed"] == "true"
+    assert PersonalAccessToken.objects.filter(user=user).count() == 1
+    # The password is not part of what is kept of the request, not even hashed.
+    record = IdempotencyRecord.objects.get(user=user, key=key)
+    assert record.request_fingerprint == hashlib.sha256(json.dumps(
+        ["POST", "/api/v1/auth/token", {"username": user.username}],
+        separators=(",", ":")).encode()).hexdigest()
+    # A wrong password with the key is refused as ever and replays nothing.
+    wrong = APIClient().post("/api/v1/auth/token/", {**login, "password": "nope"},
+                             format="json", HTTP_IDEMPOTENCY_KEY=key)
+    assert wrong.status_code == 401 and "Idempotent-Replayed" not in wrong
+    # The same key with another login of the account is another request: refused.
+    by_mail = APIClient().post("/api/v1/auth/token/", {**login, "username": user.email},
+                               format="json", HTTP_IDEMPOTENCY_KEY=key)
+    assert by_mail.status_code == 422 and by_mail.json()["code"] == "idempotency_key_reused"
+    # Without a key, each login makes its own token.
+    APIClient().post("/api/v1/auth/token/", login, format="json")
+    assert PersonalAccessToken.objects.filter(user=user).count() == 2

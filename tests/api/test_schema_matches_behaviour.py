@@ -110,7 +110,7 @@ def test_the_error_responses_are_documented_with_one_component(schema):
         ("post", "/api/v1/games/{id}/actions"): {"400", "401", "403", "404", "409", "422",
                                                   "429"},
         ("get", "/api/v1/games/{id}"): {"401", "404", "429"},
-        ("post", "/api/v1/auth/token"): {"400", "403", "429"},
+        ("post", "/api/v1/auth/token"): {"400", "401", "403", "429"},
         ("post", "/api/v1/games/{id}/resign"): {"401", "403", "404", "409", "429"},
     }
     for (method, path), codes in expected.items():
@@ -176,5 +176,5 @@ def test_every_documented_path_is_served_with_and_without_the_final_slash(schema
     assert moved.status_code == 200, moved.content
     login = APIClient().post("/api/v1/auth/token", {"username": "nobody", "password": "x"},
                              format="json")
-    assert login.status_code == 400 and login.json()["code"] == "invalid"
+    assert login.status_code == 401 and login.json()["code"] == "authentication_failed"
     assert APIClient().get("/api/v1/no/such/place").json()["code"] == "not_found"

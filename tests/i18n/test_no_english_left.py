@@ -233,14 +233,14 @@ def test_option_refusals_read_in_each_language(slug, language):
 def test_bad_options_and_orders_are_refused_in_the_callers_language():
     player = _player("fa")
     client = client_for(player)
-    answer = client.post("/api/v1/games/", {"engine": "stone_age", "num_players": 9},
+    answer = client.post("/api/v1/games/", {"engine": "stone_age", "num_players": 5},
                          format="json")
-    assert answer.status_code == 400, answer.content
-    assert answer.json()["message"] == "این بازی با ۲ تا ۴ بازیکن بازی می‌شود، نه ۹."
+    assert answer.status_code == 422, answer.content
+    assert answer.json()["message"] == "این بازی با ۲ تا ۴ بازیکن بازی می‌شود، نه ۵."
     orders = client.put("/api/v1/me/autoplay/",
                           {"standing_orders": {"stone_age": {"feeding": "gold"}}}, format="json")
     message = orders.json()["message"]
-    assert orders.status_code == 400 and message.startswith("دستور ثابت feeding"), message
+    assert orders.status_code == 422 and message.startswith("دستور ثابت feeding"), message
     with translation.override("zh-hans"), pytest.raises(InvalidGameSetup) as refused:
         services.game_create(creator=player, engine_slug="seven_wonders", num_players=3,
                              options={"wonders": "all"})

@@ -213,6 +213,38 @@ def test_without_redis_the_one_process_counts_its_own_streams(tmp_path, channel_
         stop_server(process)
 
 
+# ---- rate-limit headers -----------------------------------------------------------------------
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_stream_answer_tells_the_callers_rate_limits_without_counting_itself(tmp_path,
+                                                                               channel_prefix):
+    """As every other API answer: the budget of the caller (the token's user; the address for a
+    refused token), which opening a stream does not spend."""
+    process, url, _ = start_server(tmp_path, {"EVENTS_CHANNEL_PREFIX": channel_prefix})
+    try:
+        game, users = started_game(2, engine="stone_age", seed="stream-limits")
+        headers = auth(token_of(users[0]))
+        before = requests.get(f"{url}/api/v1/me/", headers=headers, timeout=10)
+        left = int(before.headers["X-RateLimit-Remaining"])
+        for path in (f"/api/v1/games/{game.pk}/stream", "/api/v1/stream/events"):
+            stream = _opened(url + path, headers)
+            answer = stream.response
+            assert answer.getheader("RateLimit-Policy") == before.headers["RateLimit-Policy"]
+            assert answer.getheader("X-RateLimit-Resource") == "user"
+            assert int(answer.getheader("X-RateLimit-Remaining")) == left
+            assert answer.getheader("RateLimit").startswith(f'"user";r={left};t=')
+            assert int(answer.getheader("X-RateLimit-Reset")) > 1_700_000_000
+            stream.close()
+        after = requests.get(f"{url}/api/v1/me/", headers=headers, timeout=10)
+        assert int(after.headers["X-RateLimit-Remaining"]) == left - 1  # streams spent nothing
+        refused = SSEStream(f"{url}/api/v1/stream/events", auth("tp_not-a-token"))
+        assert refused.status == 401
+        assert refused.response.getheader("RateLimit-Policy").startswith('"anon";q=')
+    finally:
+        stop_server(process)
+
+
 # ---- errors on stream paths ------------------------------------------------------------------
 
 
@@ -235,6 +267,8 @@ def test_every_error_on_a_stream_path_is_the_json_body(tmp_path, channel_prefix)
             head = requests.head(url + path, timeout=10)
             assert head.status_code == 405 and head.headers["Allow"] == "GET"
             assert all(uuid.UUID(answer.headers["X-Request-ID"])
+                       for answer in (bad_host, nul, post, head))
+            assert all(answer.headers["RateLimit-Policy"].startswith('"anon";q=')
                        for answer in (bad_host, nul, post, head))
         _the_rest_of_the_api_under_make_run(url, game, _users)
     finally:

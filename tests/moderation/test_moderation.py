@@ -114,10 +114,10 @@ def test_reports_of_messages_players_and_games(api_client):
     assert Report.objects.count() == 3
     own = api_client.post("/api/v1/reports/", {"target": "player", "id": alice.pk,
                                                "reason": "abuse"}, format="json")
-    assert own.status_code == 400 and "yourself" in own.json()["message"]
+    assert own.status_code == 422 and "yourself" in own.json()["message"]
     missing = api_client.post("/api/v1/reports/", {"target": "message", "id": 99999,
                                                    "reason": "spam"}, format="json")
-    assert missing.status_code == 400
+    assert missing.status_code == 422
     bad_reason = api_client.post("/api/v1/reports/", {"target": "game", "id": game.pk,
                                                       "reason": "boring"}, format="json")
     assert bad_reason.status_code == 400

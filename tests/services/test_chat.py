@@ -68,7 +68,7 @@ def test_the_api_refuses_an_invisible_message_with_a_clear_error(table, api_clie
     api_client.force_authenticate(alice)
     response = api_client.post(f"/api/v1/games/{game.pk}/chat/", {"body": "\u200b\u2060\u202e"},
                                format="json")
-    assert response.status_code == 400
+    assert response.status_code == 422
     assert response.json()["code"] == "invalid_message"
     assert "no visible characters" in response.json()["message"]
     assert not ChatMessage.objects.exists()

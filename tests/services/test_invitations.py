@@ -207,7 +207,7 @@ def test_refusals_speak_of_the_inviter_and_the_game_only(api_client):
         services.game_invite(game_id=game.pk, inviter=outsider, login="anyone")
     api_client.force_authenticate(alice)
     own = api_client.post(invite_url(game), {"username": alice.username}, format="json")
-    assert own.status_code == 400 and own.json()["code"] == "invalid_invitation"
+    assert own.status_code == 422 and own.json()["code"] == "invalid_invitation"
     services.game_join(game_id=game.pk, user=UserFactory(), via_link=True)
     with pytest.raises(LobbyError, match="full"):
         services.game_invite(game_id=game.pk, inviter=alice, login="anyone")

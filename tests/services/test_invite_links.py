@@ -145,7 +145,7 @@ def test_the_api_gives_the_link_to_players_and_joins_with_it(api_client):
     assert joined.status_code == 200 and joined.json()["your_seat"] is None
     assert game.seats.filter(user=bob).exists()
     refused = api_client.post("/api/v1/invite-links/nonsense/join/")
-    assert refused.status_code == 400 and refused.json()["code"] == "invalid_invitation"
+    assert refused.status_code == 422 and refused.json()["code"] == "invalid_invitation"
 
 
 # ---- private games: visible only to the invited and the seated ----
