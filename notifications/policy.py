@@ -70,15 +70,44 @@ def last_own_move(user) -> datetime | None:
             .order_by("-created_at").values_list("created_at", flat=True).first())
 
 
-def hold_until(user, game_id: int, now: datetime) -> datetime | None:
-    """Until when a turn notice about this game waits: the player's grace period after their own
-    last move (in any game) or last look at this game (its page or stream), if that has not
-    passed; None when it may go now."""
+def last_turn_email(user, game_id: int, due_at: datetime) -> datetime | None:
+    """When the player was last sent (or is about to be sent) a turn email about another game,
+    up to the moment this game's turn fell due (`due_at`), unless they answered an email since:
+    the turns of a player who is away that fall due within the grace period after it wait and
+    go together in the next one, while a player answering by email is not slowed down.
+
+    Only emails that went before the turn fell due count: a turn already waiting is never held
+    longer by an email that went after it (its own batch's, or another game's released beside
+    it), which would push it back once more at each re-check."""
+    from django.db.models import Max, Q
+    from django.db.models.functions import Coalesce
+
+    from games.models import Action, ActionSource
+
+    latest = (Notification.objects.filter(user=user, kind__in=HELD_KINDS)
+              .filter(Q(email_status=EmailStatus.SENT) | Q(email_status=EmailStatus.PENDING))
+              .exclude(game_id=game_id)
+              .annotate(told_at=Coalesce("sent_at", "created_at"))
+              .filter(told_at__lte=due_at)
+              .aggregate(latest=Max("told_at"))["latest"])
+    if latest is None or Action.objects.filter(actor=user, source=ActionSource.EMAIL,
+                                               created_at__gt=latest).exists():
+        return None
+    return latest
+
+
+def hold_until(user, game_id: int, now: datetime,
+               due_at: datetime | None = None) -> datetime | None:
+    """Until when a turn notice about this game, due since `due_at` (default: now), waits: the
+    player's grace period after their own last move (in any game), their last look at this game
+    (its page or stream) or their last turn email before it fell due, if that has not passed;
+    None when it may go now."""
     grace = timedelta(minutes=user.turn_email_grace_minutes)
     if not grace:
         return None
     moments = [moment for moment in (last_own_move(user),
-                                     presence.last_look(user_id=user.pk, game_id=game_id))
+                                     presence.last_look(user_id=user.pk, game_id=game_id),
+                                     last_turn_email(user, game_id, due_at or now))
                if moment is not None]
     until = max(moments) + grace if moments else None
     return until if until is not None and until > now else None

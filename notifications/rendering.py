@@ -3,7 +3,9 @@ the facts and one line that the stream, push and webhooks share, in the reader's
 
 from __future__ import annotations
 
+import logging
 from datetime import datetime
+from email.mime.image import MIMEImage
 from email.utils import make_msgid
 
 from django.conf import settings
@@ -18,8 +20,11 @@ from django.utils.translation import gettext
 from accounts.templatetags.language_tags import localized_digits
 from games.presentation import summaries
 from games.presentation.titles import engine_title
+from notifications.board_picture import BoardPicture, board_picture
 from notifications.models import Notification, NotificationKind
 from notifications.policy import unsubscribe_token
+
+logger = logging.getLogger(__name__)
 
 #: Emails whose Reply-To lets the player move by answering (docs/email-play.md).
 EMAIL_PLAY_KINDS = (NotificationKind.YOUR_TURN, NotificationKind.REMINDER,
@@ -116,8 +121,13 @@ def build_email(notification: Notification, now: datetime) -> EmailMultiAlternat
 
 def _build_email(notification: Notification, now: datetime) -> EmailMultiAlternatives:
     context = email_context(notification, now)
+    picture = _player_board(notification) if notification.kind in EMAIL_PLAY_KINDS else None
+    if picture is not None:
+        context["board_picture"] = {"cid": make_msgid("board", domain="turnpost")[1:-1],
+                                    "alt": picture.alt, "width": picture.width,
+                                    "height": picture.height}
     base = f"notifications/email/{notification.kind}"
-    return _message(
+    message = _message(
         user=notification.user,
         kind=notification.kind,
         subject=render_to_string(f"{base}.subject.txt", context),
@@ -126,6 +136,34 @@ def _build_email(notification: Notification, now: datetime) -> EmailMultiAlterna
         reply_to=context.get("reply_address") or None,
         message_id=notification.message_id,
     )
+    if picture is not None:
+        _attach_inline(message, picture.png, context["board_picture"]["cid"])
+    return message
+
+
+def _player_board(notification: Notification) -> BoardPicture | None:
+    """The player's board in an active game they sit in, as a picture; a board that cannot be
+    drawn leaves the email without one (its words tell the same), never unsent."""
+    game = notification.game
+    if game is None or game.status != "active" or game.state is None:
+        return None
+    seat = game.seats.filter(user=notification.user).first()
+    if seat is None:
+        return None
+    try:
+        return board_picture(game, seat.number)
+    except ValueError:
+        logger.warning("no board picture for game %s", game.pk, exc_info=True)
+        return None
+
+
+def _attach_inline(message: EmailMultiAlternatives, png: bytes, content_id: str) -> None:
+    """A picture the HTML part shows by `cid:`: the message becomes multipart/related."""
+    image = MIMEImage(png, "png")
+    image.add_header("Content-ID", f"<{content_id}>")
+    image.add_header("Content-Disposition", "inline", filename="board.png")
+    message.mixed_subtype = "related"
+    message.attach(image)
 
 
 def _message(*, user, kind: str, subject: str, text: str, html: str,

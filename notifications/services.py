@@ -129,7 +129,7 @@ def _release_held(user_id: int, now: datetime) -> int:
                     for status in (row.email_status, row.push_status))
                 row.held_until = None
                 continue
-            row.held_until = hold_until(row.user, row.game_id, now)
+            row.held_until = hold_until(row.user, row.game_id, now, due_at=row.created_at)
             if row.held_until is not None:
                 continue  # still at it (another game's move, or a look at this one)
             if row.email_status == EmailStatus.HELD:

@@ -174,6 +174,76 @@ def test_turns_of_several_games_due_together_come_in_one_email_that_plays_each()
     assert statuses == {EmailStatus.SENT}
 
 
+def test_a_player_away_gets_the_first_turn_at_once_and_the_next_ones_together():
+    """Turns of other games falling due within the grace period after a turn email wait for it
+    to pass and come in one email, though the player is not at the page."""
+    with time_machine.travel(START - timedelta(hours=1), tick=False) as clock:
+        alice, bob = confirmed_player(), confirmed_player()
+        games = [started_game(2, make_user=iter([alice, bob]).__next__, seed="away")[0]
+                 for _ in range(3)]
+        with_grace([alice, bob])
+        for game in games:  # Alice answers by email (no sign of being at the page)
+            move(game, alice, {"type": "bid", "amount": 1}, source=ActionSource.EMAIL)
+        clock.move_to(START)
+        for number, game in enumerate(games):
+            move(game, bob, {"type": "bid", "amount": 2})  # Bob on the page, 3 minutes apart
+            notice = turn_notice(alice, game)
+            if number == 0:
+                assert notice.email_status == EmailStatus.SENT  # nothing held it
+            else:
+                assert (notice.email_status, notice.held_until) == (
+                    EmailStatus.HELD, START + timedelta(minutes=10))
+            clock.shift(timedelta(minutes=3))
+        assert [m.subject for m in turn_emails_to(alice)] == [f"Your move in {games[0].title}"]
+        clock.move_to(START + timedelta(minutes=10, seconds=30))
+        deliver_pending_notifications()
+        assert [m.subject for m in turn_emails_to(alice)] == [
+            f"Your move in {games[0].title}", "Your move in 2 games"]
+
+
+def test_a_player_answering_by_email_is_not_held_by_the_email_of_another_game():
+    with time_machine.travel(START - timedelta(hours=1), tick=False) as clock:
+        alice, bob = confirmed_player(), confirmed_player()
+        first, second = (started_game(2, make_user=iter([alice, bob]).__next__, seed="away")[0]
+                         for _ in range(2))
+        with_grace([alice, bob])
+        move(first, alice, {"type": "bid", "amount": 1}, source=ActionSource.EMAIL)
+        clock.move_to(START)
+        move(first, bob, {"type": "bid", "amount": 2})  # Alice's turn email in the first game
+        clock.shift(timedelta(minutes=2))
+        move(second, alice, {"type": "bid", "amount": 1}, source=ActionSource.EMAIL)
+        move(second, bob, {"type": "bid", "amount": 2})
+        assert turn_notice(alice, second).email_status == EmailStatus.SENT
+
+
+def test_a_waiting_turn_is_not_held_longer_by_an_email_that_went_after_it_fell_due():
+    """Only turn emails sent before a turn fell due hold it: one that went later (another
+    game's, sent at once while this one waited for its own grace period) would push it back at
+    every re-check, and a player playing one game by email would not hear of the other."""
+    with time_machine.travel(START - timedelta(hours=1), tick=False) as clock:
+        alice, bob = confirmed_player(), confirmed_player()
+        waiting, other = (started_game(2, make_user=iter([alice, bob]).__next__, seed="away")[0]
+                          for _ in range(2))
+        with_grace([alice, bob])
+        for game in (waiting, other):  # Alice answers by email (no sign of being at the page)
+            move(game, alice, {"type": "bid", "amount": 1}, source=ActionSource.EMAIL)
+        clock.move_to(START)
+        browser = Client()
+        browser.force_login(alice)
+        assert browser.get(f"/games/{waiting.pk}/version/").status_code == 200  # a look
+        clock.shift(timedelta(minutes=1))
+        move(waiting, bob, {"type": "bid", "amount": 2})
+        assert turn_notice(alice, waiting).held_until == START + timedelta(minutes=10)
+        clock.shift(timedelta(minutes=7))
+        move(other, bob, {"type": "bid", "amount": 2})  # nothing holds this one: sent at once
+        assert turn_notice(alice, other).email_status == EmailStatus.SENT
+        clock.move_to(START + timedelta(minutes=10, seconds=30))
+        deliver_pending_notifications()
+        assert [m.subject for m in turn_emails_to(alice)] == [
+            f"Your move in {other.title}", f"Your move in {waiting.title}"]
+    assert turn_notice(alice, waiting).email_status == EmailStatus.SENT
+
+
 def test_the_grace_period_is_a_setting_on_the_email_settings_page():
     player = confirmed_player()
     browser = Client()
