@@ -59,6 +59,17 @@ def test_every_stone_age_card_building_and_place_is_drawn():
         assert symbols_of(drawn["top"] + drawn["bottom"]) <= drawing.SYMBOLS, card_id
     assert drawing.stone_age_card("civ_11")["green"]  # Pottery: a culture card
     assert drawing.stone_age_card("civ_17")["bottom"] == [{"symbol": "farmer", "n": 2}]
+    # Each of the eight culture symbols has a picture of its own, and every green card shows
+    # its own symbol.
+    cultures = {card_id: card["bottom"]["culture"] for card_id, card in stone_age.CARDS.items()
+                if "culture" in card["bottom"]}
+    assert set(cultures.values()) == set(stone_age.CULTURE_SYMBOLS)
+    for card_id, culture in cultures.items():
+        assert drawing.stone_age_card(card_id)["bottom"] == [{"symbol": f"culture_{culture}"}]
+    sprite = SPRITE.read_text()
+    drawn = {re.search(rf'<symbol id="culture_{culture}"[^>]*>(.*?)</symbol>', sprite)[1]
+             for culture in stone_age.CULTURE_SYMBOLS}
+    assert len(drawn) == len(stone_age.CULTURE_SYMBOLS)
     for building_id, building in stone_age.BUILDINGS.items():
         drawn = drawing.stone_age_building(building_id)
         assert drawn and symbols_of(drawn) <= drawing.SYMBOLS, building_id
@@ -118,6 +129,21 @@ def test_players_colours_are_the_seat_colours_everywhere():
     boards = Path(__file__).resolve().parents[1] / "templates" / "games" / "boards"
     for template in boards.glob("*.html"):
         assert not re.search(r"(sa|cv)-seat-|<style", template.read_text()), template.name
+
+
+def test_a_civilization_card_names_its_culture_symbol_on_the_board_and_in_the_cards_dialog():
+    from django.template.loader import render_to_string
+
+    card = {"id": "civ_11", "name": "Pottery card", "top": "7 food", "bottom": "green: pottery"}
+    board = render_board("stone_age", {**stone_age_engine.view(
+        stone_age_engine.new_game(2, "drawing-culture"), 0)}, seat=0)
+    assert re.search(r'role="img" aria-label="green: [a-z]+"><svg[^>]*><use href="[^"]*#culture_',
+                     board)
+    dialog = render_to_string("games/_player_cards.html", {
+        "game": {"engine": "stone_age"}, "p": {"seat": 1, "cards": [card]}, "name": "Ann"})
+    assert re.search(r'aria-label="green: pottery"><svg[^>]*><use href="[^"]*#culture_pottery"',
+                     dialog)
+    assert "Pottery card" in dialog
 
 
 def test_the_pictures_count_in_the_readers_digits():

@@ -23,8 +23,9 @@ SYMBOLS = frozenset({
     "wood", "clay", "stone", "ore", "gold", "glass", "loom", "papyrus", "food", "coin", "shield",
     "points", "compass", "gear", "tablet", "card", "stage", "chain", "trade", "special",
     "discard", "defeat", "victory", "person", "dwarf", "tool", "hut", "field", "dice", "any",
-    "culture", "farmer", "toolmaker", "hut_builder", "shaman", "grain", "vegetable", "ruby",
+    "farmer", "toolmaker", "hut_builder", "shaman", "grain", "vegetable", "ruby",
     "sheep", "donkey", "wild_boar", "cattle", "dog", "stable", "weapon", "begging", "disc",
+    *(f"culture_{symbol}" for symbol in stone_age.CULTURE_SYMBOLS),
 })
 
 
@@ -152,7 +153,7 @@ def stone_age_card(card_id: str) -> dict[str, Any]:
     bottom = card["bottom"]
     green = "culture" in bottom
     return {"top": _stone_age_top(card["top"]), "green": green,
-            "bottom": [{"symbol": "culture"}] if green
+            "bottom": [{"symbol": f"culture_{bottom['culture']}"}] if green
             else [{"symbol": bottom["multiplier"], "n": bottom["count"]}]}
 
 

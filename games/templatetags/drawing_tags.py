@@ -143,3 +143,26 @@ def caverna_amounts(amounts: dict) -> list[dict]:
 def caverna_at_home(dwarfs: list) -> int:
     """How many of a player's dwarfs are at home (on no action space): drawn in the cave."""
     return sum(1 for dwarf in dwarfs or () if not dwarf.get("placed_on"))
+
+
+@lru_cache(maxsize=1024)
+def _stone_age_card_html(card_id: str, top: str, bottom: str | None, name: str,
+                         language: str | None) -> str:
+    drawn = drawing.stone_age_card(card_id)
+    bottom_html = ("" if bottom is None else format_html(
+        '<span class="sa-card-bottom">{}</span>', pieces(drawn["bottom"], bottom)))
+    return format_html('<span class="sa-card{}"><span class="sa-card-top">{}</span>{}{}</span>',
+                       " sa-green" if drawn["green"] and bottom is not None else "",
+                       pieces(drawn["top"], top), bottom_html,
+                       format_html("<small>{}</small>", name) if name else "")
+
+
+@register.simple_tag
+def stone_age_card_face(card: dict, named: bool = False, bottom: bool = True) -> str:
+    """A civilization card drawn from its view ({"id", "name", "top", "bottom"}): what it gives
+    on top, its culture symbol or multiplier below (each with the engine's words as its text
+    alternative), its name under it when `named`; `bottom=False` draws the top alone (a card
+    lying face up shows what it gives, nothing more). Card faces never change, so each is
+    built once per language and process."""
+    return _stone_age_card_html(card["id"], card["top"], card["bottom"] if bottom else None,
+                                card["name"] if named else "", translation.get_language())
