@@ -157,3 +157,25 @@ def test_the_pictures_count_in_the_readers_digits():
     english = render_board("stone_age", view, seat=0)
     assert '<span class="q">' in english and re.search(r'<b>۱۲</b>', persian)
     assert re.search(r"<b>12</b>", english) and not re.search(r"<b>[۰-۹]+</b>", english)
+
+
+def test_a_furnishing_tile_on_the_home_board_has_its_colour_points_and_effect():
+    assert drawing.caverna_tile("couple_dwelling") == {
+        "tag": "orange", "points": 5, "effect": [{"symbol": "dwarf"}, {"symbol": "dwarf"}]}
+    assert drawing.caverna_tile("ore_storage")["effect"] == [
+        {"symbol": "points", "n": 1}, {"symbol": "ore", "joiner": "/", "n": 2}]
+    beer = drawing.caverna_tile("beer_parlor")["effect"]
+    assert [piece.get("joiner", "") for piece in beer] == ["", "→", "/"]
+    for tile_id, tile in caverna.TILES.items():
+        drawn = drawing.caverna_tile(tile_id)
+        assert drawn["tag"] == tile["tag"] and drawn["points"] == tile["points"]
+        assert symbols_of(drawn["effect"]) <= drawing.SYMBOLS, tile_id
+    # On a rendered home board a furnished cave is a tile of its colour, its effect named.
+    state = caverna_engine.new_game(2, "drawing-tile")
+    state["players"][0]["cells"][9] = {**state["players"][0]["cells"][9], "k": "room",
+                                       "tile": "couple_dwelling"}
+    html = render_board("caverna", caverna_engine.view(state, 0), seat=0)
+    cell = re.search(r'cv-k-room cv-tag-orange".*?</div></div>', html, re.S)
+    assert cell and re.search(r'<span class="pic" role="img" aria-label="[^"]+">(<svg[^>]*>'
+                              r'<use href="[^"]*#dwarf"></use></svg>){2}</span>', cell[0])
+    assert 'aria-label="5 pts"' in cell[0]

@@ -132,6 +132,11 @@ def caverna_pieces(amounts: dict) -> list:
 
 
 @register.filter
+def caverna_tile(tile_id: str) -> dict:
+    return drawing.caverna_tile(tile_id)
+
+
+@register.filter
 def caverna_amounts(amounts: dict) -> list[dict]:
     """Caverna goods or animals by id with their counts, each its symbol and words ("2 sheep")."""
     return [{"symbol": drawing.CAVERNA_SYMBOLS.get(good, good), "n": n,
