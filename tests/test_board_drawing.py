@@ -179,3 +179,29 @@ def test_a_furnishing_tile_on_the_home_board_has_its_colour_points_and_effect():
     assert cell and re.search(r'<span class="pic" role="img" aria-label="[^"]+">(<svg[^>]*>'
                               r'<use href="[^"]*#dwarf"></use></svg>){2}</span>', cell[0])
     assert 'aria-label="5 pts"' in cell[0]
+
+
+def test_the_cards_in_a_seven_wonders_hand_draw_their_choices_with_their_words():
+    assert drawing.seven_wonders_option({"type": "discard", "card": "lumber_yard_1"}) == [
+        {"symbol": "discard"}, {"symbol": "coin", "n": 3, "joiner": "→"}]
+    assert drawing.seven_wonders_option(
+        {"type": "build", "card": "forum_2", "free": "chain"}) == [
+        {"symbol": "card", "colour": "yellow"}, {"symbol": "chain"}]
+    assert drawing.seven_wonders_option(
+        {"type": "wonder", "card": "forum_2", "pay": {"left": 2, "right": 1}}) == [
+        {"symbol": "stage"}, {"symbol": "trade"}, {"symbol": "coin", "n": 3}]
+    state = seven_wonders_engine.new_game(3, "drawing-hand")
+    legal = seven_wonders_engine.legal_actions(state, 0)
+    listed = [{"index": i, "action": action} for i, action in enumerate(legal)]
+    html = render_board("seven_wonders", seven_wonders_engine.view(state, 0), seat=0,
+                        legal_actions=listed)
+    hand = re.search(r'<ul class="cards hand">.*?</ul>', html, re.S)[0]
+    options = re.findall(r'<span class="option option-(\w+)"><span class="pic" role="img" '
+                         r'aria-label="([^"]+)">', hand)
+    assert len(options) == len([a for a in legal if a.get("card")])
+    assert {kind for kind, _ in options} >= {"build", "discard"}
+    assert all(words.strip() for _, words in options)
+    assert "<small class=\"muted\">" not in hand  # no paragraph of words left
+    # Without legal actions (a page looking back) the choices stay words.
+    looking_back = render_board("seven_wonders", seven_wonders_engine.view(state, 0), seat=0)
+    assert 'class="option ' not in looking_back

@@ -114,6 +114,29 @@ def seven_wonders_stage(wonder_id: str, side: str, number: int) -> dict[str, Any
             "effect": _seven_wonders_effect(stage["effect"])}
 
 
+def seven_wonders_option(action: dict[str, Any]) -> list[Piece]:
+    """What a card in hand may become, drawn: built (the card in its colour, free by a chain
+    or Olympia, or what it costs in coins to the bank and to the neighbours), a wonder stage
+    (with what the neighbours are paid), or sold for 3 coins."""
+    card = seven_wonders.CARDS.get(action.get("card", ""), {})
+    kind = action.get("type")
+    paid = [{"symbol": "trade"}, {"symbol": "coin", "n": n}] if (
+        n := sum((action.get("pay") or {}).values())) else []
+    if kind == "discard":
+        return [{"symbol": "discard"}, {"symbol": "coin", "n": 3, "joiner": "→"}]
+    if kind == "wonder":
+        return [{"symbol": "stage"}, *paid]
+    if kind != "build":
+        return []
+    built = [{"symbol": "card", "colour": card.get("color", "")}]
+    if action.get("free") == "chain":
+        return [*built, {"symbol": "chain"}]
+    if action.get("free") == "olympia":
+        return [*built, {"symbol": "special"}]
+    bank = [{"symbol": "coin", "n": card["coins"]}] if card.get("coins") else []
+    return [*built, *bank, *paid]
+
+
 # ----- Stone Age --------------------------------------------------------------------------------
 
 #: What each place of the Stone Age board gives (the picture on its tile).

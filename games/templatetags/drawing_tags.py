@@ -106,6 +106,22 @@ def seven_wonders_card(card_id: str) -> dict:
                                    for other in drawn["chains_to"]]}
 
 
+@register.filter
+def seven_wonders_options(card: dict, legal_actions: list) -> list[dict]:
+    """A card in hand's choices (build, wonder stage, discard), each drawn and worded (the
+    view's own sentence for it). The view words them in the order of the legal actions on
+    this card; when the two do not line up (a history page has no legal actions), the words
+    alone."""
+    actions = [entry.get("action", entry) for entry in legal_actions or ()]
+    mine = [action for action in actions if action.get("card") == card["id"]
+            and action.get("type") != "discard_build"]
+    words = card.get("options") or []
+    if len(mine) != len(words):
+        return [{"kind": "", "pieces": [], "text": option} for option in words]
+    return [{"kind": action["type"], "pieces": drawing.seven_wonders_option(action),
+             "text": option} for action, option in zip(mine, words, strict=True)]
+
+
 @register.simple_tag
 def seven_wonders_stage(wonder_id: str, side: str, number: int) -> dict:
     return drawing.seven_wonders_stage(wonder_id, side, number)
