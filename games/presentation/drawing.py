@@ -13,6 +13,7 @@ from __future__ import annotations
 from functools import cache
 from typing import Any
 
+from games.engines.caverna import data as caverna
 from games.engines.seven_wonders import data as seven_wonders
 from games.engines.stone_age import data as stone_age
 
@@ -23,8 +24,9 @@ SYMBOLS = frozenset({
     "wood", "clay", "stone", "ore", "gold", "glass", "loom", "papyrus", "food", "coin", "shield",
     "points", "compass", "gear", "tablet", "card", "stage", "chain", "trade", "special",
     "discard", "defeat", "victory", "person", "dwarf", "tool", "hut", "field", "dice", "any",
-    "culture", "farmer", "toolmaker", "hut_builder", "shaman", "grain", "vegetable", "ruby",
+    "farmer", "toolmaker", "hut_builder", "shaman", "grain", "vegetable", "ruby",
     "sheep", "donkey", "wild_boar", "cattle", "dog", "stable", "weapon", "begging", "disc",
+    *(f"culture_{symbol}" for symbol in stone_age.CULTURE_SYMBOLS),
 })
 
 
@@ -112,6 +114,29 @@ def seven_wonders_stage(wonder_id: str, side: str, number: int) -> dict[str, Any
             "effect": _seven_wonders_effect(stage["effect"])}
 
 
+def seven_wonders_option(action: dict[str, Any]) -> list[Piece]:
+    """What a card in hand may become, drawn: built (the card in its colour, free by a chain
+    or Olympia, or what it costs in coins to the bank and to the neighbours), a wonder stage
+    (with what the neighbours are paid), or sold for 3 coins."""
+    card = seven_wonders.CARDS.get(action.get("card", ""), {})
+    kind = action.get("type")
+    paid = [{"symbol": "trade"}, {"symbol": "coin", "n": n}] if (
+        n := sum((action.get("pay") or {}).values())) else []
+    if kind == "discard":
+        return [{"symbol": "discard"}, {"symbol": "coin", "n": 3, "joiner": "→"}]
+    if kind == "wonder":
+        return [{"symbol": "stage"}, *paid]
+    if kind != "build":
+        return []
+    built = [{"symbol": "card", "colour": card.get("color", "")}]
+    if action.get("free") == "chain":
+        return [*built, {"symbol": "chain"}]
+    if action.get("free") == "olympia":
+        return [*built, {"symbol": "special"}]
+    bank = [{"symbol": "coin", "n": card["coins"]}] if card.get("coins") else []
+    return [*built, *bank, *paid]
+
+
 # ----- Stone Age --------------------------------------------------------------------------------
 
 #: What each place of the Stone Age board gives (the picture on its tile).
@@ -152,7 +177,7 @@ def stone_age_card(card_id: str) -> dict[str, Any]:
     bottom = card["bottom"]
     green = "culture" in bottom
     return {"top": _stone_age_top(card["top"]), "green": green,
-            "bottom": [{"symbol": "culture"}] if green
+            "bottom": [{"symbol": f"culture_{bottom['culture']}"}] if green
             else [{"symbol": bottom["multiplier"], "n": bottom["count"]}]}
 
 
@@ -181,3 +206,60 @@ def caverna_pieces(amounts: dict[str, int] | None) -> list[Piece]:
     """Goods or animals by id with their counts, drawn."""
     return [{"symbol": CAVERNA_SYMBOLS.get(good, good), "n": n}
             for good, n in (amounts or {}).items() if n]
+
+
+def _caverna_goods(amounts: dict[str, int]) -> list[Piece]:
+    return [{"symbol": CAVERNA_SYMBOLS.get(good, good), "n": n} for good, n in amounts.items()
+            if CAVERNA_SYMBOLS.get(good, good) in SYMBOLS]
+
+
+def _caverna_tile_effect(tile: dict[str, Any]) -> list[Piece]:
+    """The few effects a picture says at a glance: room for dwarfs or animals, goods turned
+    into others, goods gained, points per counted thing. The rest stay words (the cell's
+    label and the tile's list say every effect)."""
+    pieces: list[Piece] = []
+    for effect in tile["effects"]:
+        kind, start = effect["type"], len(pieces)
+        if kind == "dwarf_capacity":
+            pieces += [{"symbol": "dwarf"}] * effect["amount"]
+        elif kind == "dwarf_capacity_sixth_only":
+            pieces.append({"symbol": "dwarf", "n": 6})
+        elif kind == "animal_capacity" and isinstance(effect["capacity"], int):
+            animals = effect["animals"]
+            pieces += _either(["sheep", "donkey", "wild_boar", "cattle"]
+                              if animals == "farm_animals" else list(animals))
+            pieces[-1] = {**pieces[-1], "n": effect["capacity"]}
+        elif kind == "conversion":
+            pieces += _caverna_goods(effect["pay"])
+            receive = _caverna_goods(effect.get("receive", {}))
+            for i, option in enumerate(effect.get("receive_one_of", [])):
+                receive += [{**piece, "joiner": "/"} if i else piece
+                            for piece in _caverna_goods(option)]
+            if receive:
+                receive[0] = {**receive[0], "joiner": "→"}
+            pieces += receive
+        elif kind in ("gain_on_build", "gain_at_start_of_next_rounds"):
+            pieces += _caverna_goods(effect["goods"])
+        if start and len(pieces) > start:
+            pieces[start] = {**pieces[start], "joiner": "+"}
+    bonus = tile.get("bonus") or {}
+    counted = CAVERNA_SYMBOLS.get(bonus.get("counter", ""), bonus.get("counter", ""))
+    if bonus.get("formula") == "per_count" and counted in SYMBOLS:
+        # "1 point per 2 ore" as the tiles print it: the points, a slash, what is counted.
+        pieces += [{"symbol": "points", "n": bonus["points"],
+                    **({"joiner": "+"} if pieces else {})},
+                   {"symbol": counted, "joiner": "/",
+                    **({"n": bonus["divisor"]} if bonus["divisor"] > 1 else {})}]
+    elif bonus:
+        pieces.append({"symbol": "points", "n": "+", **({"joiner": "+"} if pieces else {})})
+    return pieces
+
+
+@cache
+def caverna_tile(tile_id: str) -> dict[str, Any]:
+    """A furnishing tile drawn on the home board: its colour (orange dwellings, green
+    workshops and rooms, yellow tiles that score), its printed points and its effect."""
+    tile = caverna.TILES.get(tile_id)
+    if tile is None:
+        return {"tag": "", "points": 0, "effect": []}
+    return {"tag": tile["tag"], "points": tile["points"], "effect": _caverna_tile_effect(tile)}

@@ -166,3 +166,66 @@ def test_an_open_sheet_survives_another_players_move_and_says_when_its_choice_is
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     alice_page.screenshot(path=str(ARTIFACTS / "phone-sheet-after-others-moved.png"))
     assert alice_page.csp_violations == [] and bob_page.csp_violations == []
+
+
+@pytest.mark.slow
+def test_a_confirm_held_open_through_another_players_api_move_still_makes_the_move(
+        browser, live_server):  # noqa: F811
+    """The Confirm itself (one choice, reached from the list), held open while another player
+    moves through the REST API: the update arrives without a reload, the same Confirm is still
+    there at the new version, and tapping it makes the move, as the API then shows."""
+    import requests
+
+    from accounts.tokens import ALL_SCOPES, token_create
+
+    engine = get_engine("seven_wonders")
+    game, users = seven_wonders_for_three()
+    tokens = {seat: token_create(user=user, name="phone", scopes=ALL_SCOPES, via="test")[1]
+              for seat, user in users.items()}
+
+    def api(method: str, path: str, seat: int, body=None):
+        response = requests.request(method, f"{live_server.url}/api/v1{path}", json=body,
+                                    headers={"Authorization": f"Bearer {tokens[seat]}"},
+                                    timeout=30)
+        assert response.ok, (response.status_code, response.text)
+        return response.json()
+
+    alice_page = signed_in_page(browser, live_server.url, users[0], SMALL)
+    alice_page.goto(f"{live_server.url}/games/{game.pk}/")
+    alice_page.evaluate("() => { window.sameDocument = true; }")
+    # Alice lists the choices and taps one: the sheet holds its single Confirm.
+    alice_page.locator("#your-move .show-all").click()
+    alice_page.locator("#choices > li button.choice").first.click()
+    confirm = alice_page.locator("#sheet .confirm")
+    confirm.wait_for()
+    assert confirm.count() == 1
+    words = confirm.locator("h2, .confirm-move").last.inner_text()
+    index = int(confirm.locator("input[name=index]").get_attribute("value"))
+    wanted = engine.legal_actions(game.state, 0)[index]
+
+    # Bob picks through the API while Alice's Confirm is open.
+    version = api("GET", f"/games/{game.pk}/", 1)["version"]
+    legal = api("GET", f"/games/{game.pk}/actions/", 1)
+    api("POST", f"/games/{game.pk}/actions/", 1, {"action": legal[0]["action"],
+                                                   "version": version})
+    game.refresh_from_db()
+    assert game.version > version
+    settled(alice_page, game.version)
+    # The sheet is drawn again at the new version: the same Confirm, ready to send.
+    alice_page.wait_for_function(
+        "version => document.querySelector('#sheet .confirm input[name=version]')"
+        "?.value === version", arg=str(game.version), timeout=15_000)
+    assert same_document(alice_page), "Alice's page reloaded on Bob's move"
+    assert alice_page.locator("#sheet").is_visible() and confirm.count() == 1
+    assert confirm.locator("h2, .confirm-move").last.inner_text() == words
+    assert alice_page.locator("#sheet .confirm-gone").count() == 0
+
+    before = game.version
+    with alice_page.expect_navigation():
+        confirm.locator(".confirm-button").click()
+    # The Confirm's answer is the game page again, and the move is in the API.
+    assert f"/games/{game.pk}/" in alice_page.url
+    seen = api("GET", f"/games/{game.pk}/", 0)
+    assert seen["version"] > before
+    assert {key: seen["view"]["you"]["pick"][key] for key in wanted} == wanted
+    assert alice_page.csp_violations == []

@@ -1,16 +1,21 @@
 """The small things of a phone page, measured in Chromium at 360×640: every link and button of
 the header and footer and the page's toggles ("Queue my next move", "Report") is a tap target of
-at least 44×44 px; a finished 7 Wonders game's final standings fit the phone in English,
+at least 44×44 px, and so is every link, button, toggle and field-with-choices anywhere on a
+game page of each engine (mid-game, the player's decision on the board) and on the lobby, a
+profile and the leaderboards; a finished 7 Wonders game's final standings fit the phone in English,
 Persian, Chinese and Italian, the points column in view. Screenshots are kept under
 TEST_ARTIFACTS_DIR/phone-polish/."""
 
 from __future__ import annotations
+
+import json
 
 import pytest
 from allauth.account.models import EmailAddress
 from django.utils import timezone
 
 from games import services
+from games.engines.registry import get_engine
 from games.engines.seven_wonders.scoring import CATEGORIES
 from games.models import ChatMessage, Game, GameStatus
 from notifications.channels import calendar
@@ -29,13 +34,18 @@ TARGETS = (".topbar a, .topbar button, .footer a, .footer button, .footer select
            "details.autoplay > summary, details.report > summary")
 
 
-def small_targets(page) -> list[str]:
+#: Everything a finger may tap, anywhere on the page.
+EVERY_TARGET = ("a[href], button, summary, select, input[type=submit], input[type=checkbox], "
+                "input[type=radio], [role=button], [tabindex='0']")
+
+
+def small_targets(page, selector: str = TARGETS) -> list[str]:
     return page.evaluate("""(selector) => Array.from(document.querySelectorAll(selector))
       .filter(el => el.getClientRects().length > 0)
       .map(el => [el.getBoundingClientRect(), el])
       .filter(([r]) => r.width < 44 || r.height < 44)
       .map(([r, el]) => `${el.tagName}.${el.className} "${el.textContent.trim().slice(0, 30)}"`
-                        + ` ${Math.round(r.width)}x${Math.round(r.height)}`)""", TARGETS)
+                        + ` ${Math.round(r.width)}x${Math.round(r.height)}`)""", selector)
 
 
 def measured(page) -> int:
@@ -69,6 +79,38 @@ def test_header_footer_and_toggles_are_44_px_tap_targets(browser, live_server): 
         if name == "game":
             assert page.locator("details.autoplay > summary").count() >= 1
             assert page.locator("details.report > summary").count() == 2
+    assert not problems, problems
+
+
+@pytest.mark.parametrize("slug", ["seven_wonders", "stone_age", "caverna"])
+def test_every_link_and_button_of_a_game_page_is_a_44_px_tap_target(slug, browser,  # noqa: F811
+                                                                  live_server):
+    from tests.e2e.test_board_pictures import _mid_game
+
+    base = live_server.url
+    game, users = _mid_game(slug, 3)
+    # The seat deciding now: its places on the board are taps too.
+    acting = get_engine(slug).active_seats(game.state)[0]
+    viewer, other = users[acting], users[(acting + 1) % 3]
+    ChatMessage.objects.create(game=game, author=other, body="Good luck!")
+    finished([viewer, other], winner_index=0)
+    page = signed_in_page(browser, base, viewer, SMALL)
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    problems = {}
+    pages = [(f"game-{slug}", f"/games/{game.pk}/"), ("lobby", "/"),
+             ("leaderboards", "/leaderboard/"), ("profile", f"/users/{other.username}/")]
+    for name, path in pages if slug == "seven_wonders" else pages[:1]:
+        page.goto(f"{base}{path}")
+        page.wait_for_load_state()
+        if name.startswith("game"):
+            # Every fold open: what is inside is tapped too.
+            page.evaluate("document.querySelectorAll('main details').forEach(d => d.open = true)")
+            assert page.locator("#board .tap").count() >= 1, name
+        page.screenshot(path=str(SHOTS / f"every-target-{name}.png"), full_page=True)
+        assert page.locator(EVERY_TARGET).count() >= 10, name
+        if small := small_targets(page, EVERY_TARGET):
+            problems[name] = small
+    (SHOTS / f"every-target-{slug}.json").write_text(json.dumps(problems, indent=1))
     assert not problems, problems
 
 
