@@ -7,7 +7,6 @@ named `_do_*` change the copy of the state that `apply_action` owns; nothing tou
 from __future__ import annotations
 
 import marshal
-from collections.abc import Iterable
 from functools import lru_cache, partial
 from itertools import combinations
 from typing import Any
@@ -281,13 +280,16 @@ def location_status(state: State, location: str,
                     occupied: dict[str, dict[int, int]] | None = None
                     ) -> tuple[int | None, str | None]:
     """(free spaces or None for unlimited, why it is closed to newcomers (a reason code,
-    worded by texts' sa.closed_<code>) or None)."""
-    if occupied is None:
-        occupied = occupancy(state)
-    num_players = state["num_players"]
-    here = occupied.get(location, {})
+    worded by texts' sa.closed_<code>) or None). Without `occupied` (the occupancy), only the
+    people on this location (and on the village, if it is one) are looked up."""
     if location == "hunting_grounds":
         return None, None
+    num_players = state["num_players"]
+    if occupied is None:
+        here = {seat: player["placed"][location] for seat, player in enumerate(state["players"])
+                if location in player["placed"]}
+    else:
+        here = occupied.get(location, {})
     if location in RESOURCE_LOCATIONS:
         free = data.RESOURCE_CAPACITY - sum(here.values())
         if free <= 0:
@@ -299,7 +301,11 @@ def location_status(state: State, location: str,
     if here:
         return 0, "occupied"
     if location in VILLAGE and num_players < 4:
-        used = sum(1 for other in VILLAGE if occupied.get(other))
+        if occupied is None:
+            used = sum(1 for other in VILLAGE
+                       if any(other in player["placed"] for player in state["players"]))
+        else:
+            used = sum(1 for other in VILLAGE if occupied.get(other))
         if used >= data.VILLAGE_USABLE[num_players]:
             return capacity, "village"
     if location in CARD_SLOTS and state["display"][CARD_SLOTS.index(location)] is None:
@@ -342,50 +348,88 @@ def placement_counts(state: State, seat: int, location: str,
     return [1]
 
 
-def placement_actions(state: State, seat: int) -> list[Action]:
-    """Every placement of `seat`: placement_counts for each location in play, with what does
-    not depend on the location (occupancy, the village limit) worked out once."""
-    player = state["players"][seat]
+#: How a location takes people, for the placement fast paths below.
+_HUNTING, _RESOURCE, _VILLAGE, _CARD, _BUILDING = range(5)
+#: Per player count: (location, how it takes people, its index in the display or the stacks)
+#: for each location in play, in board order.
+_PLACEMENT_PLAN = {
+    num: tuple(
+        (location,
+         _HUNTING if location == "hunting_grounds"
+         else _RESOURCE if location in RESOURCE_LOCATIONS
+         else _VILLAGE if location in VILLAGE
+         else _CARD if location in CARD_SLOTS
+         else _BUILDING,
+         CARD_SLOTS.index(location) if location in CARD_SLOTS
+         else BUILDING_STACKS.index(location) if location in BUILDING_STACKS else None)
+        for location in locations)
+    for num, locations in ACTIVE_LOCATIONS.items()
+}
+_PLACEMENT_KIND = {num: {location: (kind, index) for location, kind, index in plan}
+                   for num, plan in _PLACEMENT_PLAN.items()}
+
+
+def _open_placements(state: State, seat: int) -> list[tuple[str, int, int]]:
+    """(location, fewest, most people) for every location in play `seat` may place on now, in
+    board order: placement_counts for each location (as the range fewest..most), with the
+    occupancy worked out once and no texts or dicts of seats."""
+    players = state["players"]
+    player = players[seat]
     unplaced = player["unplaced"]
     if unplaced <= 0:
         return []
+    people: dict[str, int] = {}  # location -> people on it
+    colours: dict[str, int] = {}  # location -> seats on it
+    for other in players:
+        for location, count in other["placed"].items():
+            if location in people:
+                people[location] += count
+                colours[location] += 1
+            else:
+                people[location] = count
+                colours[location] = 1
     placed = player["placed"]
-    occupied = occupancy(state)
     num_players = state["num_players"]
     village_full = num_players < 4 and sum(
-        1 for other in VILLAGE if occupied.get(other)) >= data.VILLAGE_USABLE[num_players]
+        1 for other in VILLAGE if other in people) >= data.VILLAGE_USABLE[num_players]
+    colour_limit = data.RESOURCE_COLOURS[num_players]
     display = state["display"]
     stacks = state["stacks"]
-    actions = []
-    for location in ACTIVE_LOCATIONS[num_players]:
-        if location in placed:
+    found = []
+    for location, kind, index in _PLACEMENT_PLAN[num_players]:
+        if kind == _HUNTING:
+            if location not in placed:
+                found.append((location, 1, unplaced))
+        elif kind == _RESOURCE:
+            if location in placed:
+                continue
+            free = data.RESOURCE_CAPACITY - people.get(location, 0)
+            if free > 0 and colours.get(location, 0) < colour_limit:
+                found.append((location, 1, min(unplaced, free)))
+        elif location in people:  # (the seat's own places among them)
             continue
-        here = occupied.get(location)
-        if location == "hunting_grounds":
-            counts: Iterable[int] = range(1, unplaced + 1)
-        elif location in RESOURCE_LOCATIONS:
-            free = data.RESOURCE_CAPACITY - (sum(here.values()) if here else 0)
-            if free <= 0 or (len(here) if here else 0) >= data.RESOURCE_COLOURS[num_players]:
+        elif kind == _VILLAGE:
+            if village_full:
                 continue
-            counts = range(1, min(unplaced, free) + 1)
-        else:
-            if here or (village_full and location in VILLAGE):
-                continue
-            if location in CARD_SLOTS and display[CARD_SLOTS.index(location)] is None:
-                continue
-            if location in BUILDING_STACKS:
-                index = BUILDING_STACKS.index(location)
-                if index >= len(stacks) or not stacks[index]:
-                    continue
             if location == "hut":
-                if unplaced < 2:
-                    continue
-                counts = (2,)
+                if unplaced >= 2:
+                    found.append((location, 2, 2))
             else:
-                counts = (1,)
-        for count in counts:
-            actions.append({"type": "place", "location": location, "count": count})
-    return actions
+                found.append((location, 1, 1))
+        elif kind == _CARD:
+            if display[index] is not None:
+                found.append((location, 1, 1))
+        elif index < len(stacks) and stacks[index]:
+            found.append((location, 1, 1))
+    return found
+
+
+def placement_actions(state: State, seat: int) -> list[Action]:
+    """Every placement of `seat`: placement_counts for each location in play (see
+    _open_placements)."""
+    return [{"type": "place", "location": location, "count": count}
+            for location, fewest, most in _open_placements(state, seat)
+            for count in range(fewest, most + 1)]
 
 
 def can_place(state: State, seat: int) -> bool:
@@ -394,8 +438,7 @@ def can_place(state: State, seat: int) -> bool:
         return False
     if "hunting_grounds" not in player["placed"]:
         return True  # never closed, and room for any number of people
-    occupied = occupancy(state)
-    return any(placement_counts(state, seat, loc, occupied) for loc in active_locations(state))
+    return bool(_open_placements(state, seat))
 
 
 # ----- payments -------------------------------------------------------------------------------
@@ -680,9 +723,11 @@ def apply_action(state: State, seat: int, action: Action) -> State:
     if state["phase"] == "over":
         raise IllegalAction(GAME_OVER, text("refuse_game_over"))
     # From here on only the listed action is used: a sent 1.0 or true never reaches the state.
-    why_not = partial(illegal_reason, state, seat, action)
     listed = _listed_placement(state, seat, action)
-    action = match_legal(action, listed or legal_actions(state, seat), why_not)
+    if listed is None:
+        why_not = partial(illegal_reason, state, seat, action)
+        listed = match_legal(action, legal_actions(state, seat), why_not)
+    action = listed
     kind = action["type"]
     # Every action but a die pick (which may hand the dice left to others) changes its own
     # player only: the others are copied only once _advance goes on to change them.
@@ -714,20 +759,21 @@ def apply_action(state: State, seat: int, action: Action) -> State:
     return new
 
 
-def _listed_placement(state: State, seat: int, action: Any) -> list[Action] | None:
-    """For a placement, the listed actions on the location it names (the only ones it can be),
-    without working out every other location's; None when it is no placement now (or names no
-    location in play), for the full list to decide."""
-    if (type(action) is not dict or action.get("type") != "place"
+def _listed_placement(state: State, seat: int, action: Any) -> Action | None:
+    """For a placement sent exactly as listed (the same JSON, types included: what match_legal
+    accepts at once), the listed action, found without working out every other location's;
+    None for anything else, for the full list and match_legal to decide."""
+    if (type(action) is not dict or len(action) != 3 or action.get("type") != "place"
             or state["phase"] != "placement" or state["pending"] is not None
-            or seat not in active_seats(state)):
+            or state["turn"] != seat):  # (the active seat of a placement: see active_seats)
         return None
     location = action.get("location")
-    if type(location) is not str or location not in active_locations(state):
+    count = action.get("count")
+    if (type(location) is not str or type(count) is not int or type(action["type"]) is not str
+            or location not in active_locations(state)
+            or count not in placement_counts(state, seat, location)):
         return None
-    listed = [{"type": "place", "location": location, "count": count}
-              for count in placement_counts(state, seat, location)]
-    return listed if any(item == action for item in listed) else None
+    return {"type": "place", "location": location, "count": count}
 
 
 def ready_to_resolve(state: State) -> bool:
