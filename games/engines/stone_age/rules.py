@@ -354,31 +354,10 @@ def placement_counts(state: State, seat: int, location: str,
     return [1]
 
 
-#: How a location takes people, for the placement fast paths below.
-_HUNTING, _RESOURCE, _VILLAGE, _CARD, _BUILDING = range(5)
-#: Per player count: (location, how it takes people, its index in the display or the stacks)
-#: for each location in play, in board order.
-_PLACEMENT_PLAN = {
-    num: tuple(
-        (location,
-         _HUNTING if location == "hunting_grounds"
-         else _RESOURCE if location in RESOURCE_LOCATIONS
-         else _VILLAGE if location in VILLAGE
-         else _CARD if location in CARD_SLOTS
-         else _BUILDING,
-         CARD_SLOTS.index(location) if location in CARD_SLOTS
-         else BUILDING_STACKS.index(location) if location in BUILDING_STACKS else None)
-        for location in locations)
-    for num, locations in ACTIVE_LOCATIONS.items()
-}
-_PLACEMENT_KIND = {num: {location: (kind, index) for location, kind, index in plan}
-                   for num, plan in _PLACEMENT_PLAN.items()}
-
-
-def _open_placements(state: State, seat: int) -> list[tuple[str, int, int]]:
-    """(location, fewest, most people) for every location in play `seat` may place on now, in
-    board order: placement_counts for each location (as the range fewest..most), with the
-    occupancy worked out once and no texts or dicts of seats."""
+def placement_actions(state: State, seat: int) -> list[Action]:
+    """Every placement of `seat`: placement_counts for each location in play, in board order,
+    with the occupancy worked out once (people per location, seats per location) and no dicts
+    of seats."""
     players = state["players"]
     player = players[seat]
     unplaced = player["unplaced"]
@@ -396,46 +375,40 @@ def _open_placements(state: State, seat: int) -> list[tuple[str, int, int]]:
                 colours[location] = 1
     placed = player["placed"]
     num_players = state["num_players"]
-    village_full = num_players < 4 and sum(
-        1 for other in VILLAGE if other in people) >= data.VILLAGE_USABLE[num_players]
+    actions = []
+    if "hunting_grounds" not in placed:
+        actions = [{"type": "place", "location": "hunting_grounds", "count": count}
+                   for count in range(1, unplaced + 1)]
     colour_limit = data.RESOURCE_COLOURS[num_players]
-    display = state["display"]
-    stacks = state["stacks"]
-    found = []
-    for location, kind, index in _PLACEMENT_PLAN[num_players]:
-        if kind == _HUNTING:
-            if location not in placed:
-                found.append((location, 1, unplaced))
-        elif kind == _RESOURCE:
-            if location in placed:
+    for location in RESOURCE_LOCATIONS:
+        if location in people:
+            if location in placed or colours[location] >= colour_limit:
                 continue
-            free = data.RESOURCE_CAPACITY - people.get(location, 0)
-            if free > 0 and colours.get(location, 0) < colour_limit:
-                found.append((location, 1, min(unplaced, free)))
-        elif location in people:  # (the seat's own places among them)
-            continue
-        elif kind == _VILLAGE:
-            if village_full:
+            most = data.RESOURCE_CAPACITY - people[location]
+            if most <= 0:
                 continue
-            if location == "hut":
-                if unplaced >= 2:
-                    found.append((location, 2, 2))
-            else:
-                found.append((location, 1, 1))
-        elif kind == _CARD:
-            if display[index] is not None:
-                found.append((location, 1, 1))
-        elif index < len(stacks) and stacks[index]:
-            found.append((location, 1, 1))
-    return found
-
-
-def placement_actions(state: State, seat: int) -> list[Action]:
-    """Every placement of `seat`: placement_counts for each location in play (see
-    _open_placements)."""
-    return [{"type": "place", "location": location, "count": count}
-            for location, fewest, most in _open_placements(state, seat)
-            for count in range(fewest, most + 1)]
+            if most > unplaced:
+                most = unplaced
+        else:
+            most = unplaced if unplaced < data.RESOURCE_CAPACITY else data.RESOURCE_CAPACITY
+        actions += [{"type": "place", "location": location, "count": count}
+                    for count in range(1, most + 1)]
+    if num_players == 4 or sum(
+            1 for other in VILLAGE if other in people) < data.VILLAGE_USABLE[num_players]:
+        for location in VILLAGE:
+            if location in people:  # (the seat's own places among them)
+                continue
+            if location != "hut":
+                actions.append({"type": "place", "location": location, "count": 1})
+            elif unplaced >= 2:
+                actions.append({"type": "place", "location": location, "count": 2})
+    for location, card in zip(CARD_SLOTS, state["display"], strict=False):
+        if card is not None and location not in people:
+            actions.append({"type": "place", "location": location, "count": 1})
+    for location, stack in zip(BUILDING_STACKS[:num_players], state["stacks"], strict=False):
+        if stack and location not in people:
+            actions.append({"type": "place", "location": location, "count": 1})
+    return actions
 
 
 def can_place(state: State, seat: int) -> bool:
@@ -444,7 +417,7 @@ def can_place(state: State, seat: int) -> bool:
         return False
     if "hunting_grounds" not in player["placed"]:
         return True  # never closed, and room for any number of people
-    return bool(_open_placements(state, seat))
+    return bool(placement_actions(state, seat))
 
 
 # ----- payments -------------------------------------------------------------------------------
@@ -567,8 +540,18 @@ def tool_options(player: dict, total: int, divisor: int) -> list[dict]:
 
 
 def has_tool_choice(player: dict, total: int, divisor: int) -> bool:
-    """Whether tool_options offers more than using nothing."""
-    return len(_tool_choices(*_tool_key(player), total, divisor)) > 1
+    """Whether tool_options offers more than using nothing: whether all the unused tools
+    together raise the yield (then some smallest set of them that does is an option, as no
+    tool of it can be dropped without losing yield), with no list of the options."""
+    bonus = sum(tile["value"] for tile in player["tools"] if not tile["used"])
+    for card_id in player["one_use"]:
+        bonus += ONE_USE_VALUE[card_id]
+    return (total + bonus) // divisor > total // divisor
+
+
+#: The value of each one-use tool card.
+ONE_USE_VALUE = {card_id: card["top"]["value"] for card_id, card in CARDS.items()
+                 if card["top"]["type"] == "one_use_tool"}
 
 
 def _tool_key(player: dict) -> tuple[tuple[int, ...], tuple[str, ...]]:
