@@ -354,6 +354,13 @@ def placement_counts(state: State, seat: int, location: str,
     return [1]
 
 
+#: location -> the placements of 1, 2, ... people on it, as patterns the listings copy (with
+#: dict.copy, in C: several times quicker than building each dict) and never hand out.
+_PLACEMENTS = {location: tuple({"type": "place", "location": location, "count": count}
+                               for count in range(1, data.MAX_PEOPLE + 1))
+               for location in BOARD_ORDER}
+
+
 def placement_actions(state: State, seat: int) -> list[Action]:
     """Every placement of `seat`: placement_counts for each location in play, in board order,
     with the occupancy worked out once (people per location, seats per location) and no dicts
@@ -375,10 +382,11 @@ def placement_actions(state: State, seat: int) -> list[Action]:
                 colours[location] = 1
     placed = player["placed"]
     num_players = state["num_players"]
-    actions = []
+    actions: list[Action] = []
+    add = actions.extend
+    copy = dict.copy
     if "hunting_grounds" not in placed:
-        actions = [{"type": "place", "location": "hunting_grounds", "count": count}
-                   for count in range(1, unplaced + 1)]
+        add(map(copy, _PLACEMENTS["hunting_grounds"][:unplaced]))
     colour_limit = data.RESOURCE_COLOURS[num_players]
     for location in RESOURCE_LOCATIONS:
         if location in people:
@@ -391,23 +399,22 @@ def placement_actions(state: State, seat: int) -> list[Action]:
                 most = unplaced
         else:
             most = unplaced if unplaced < data.RESOURCE_CAPACITY else data.RESOURCE_CAPACITY
-        actions += [{"type": "place", "location": location, "count": count}
-                    for count in range(1, most + 1)]
+        add(map(copy, _PLACEMENTS[location][:most]))
     if num_players == 4 or sum(
             1 for other in VILLAGE if other in people) < data.VILLAGE_USABLE[num_players]:
         for location in VILLAGE:
             if location in people:  # (the seat's own places among them)
                 continue
             if location != "hut":
-                actions.append({"type": "place", "location": location, "count": 1})
+                actions.append(copy(_PLACEMENTS[location][0]))
             elif unplaced >= 2:
-                actions.append({"type": "place", "location": location, "count": 2})
+                actions.append(copy(_PLACEMENTS[location][1]))
     for location, card in zip(CARD_SLOTS, state["display"], strict=False):
         if card is not None and location not in people:
-            actions.append({"type": "place", "location": location, "count": 1})
+            actions.append(copy(_PLACEMENTS[location][0]))
     for location, stack in zip(BUILDING_STACKS[:num_players], state["stacks"], strict=False):
         if stack and location not in people:
-            actions.append({"type": "place", "location": location, "count": 1})
+            actions.append(copy(_PLACEMENTS[location][0]))
     return actions
 
 
@@ -618,17 +625,21 @@ def two_resource_actions(player: dict) -> list[Action]:
 
 
 def legal_actions(state: State, seat: int) -> list[Action]:
-    if seat not in active_seats(state):
-        return []
-    player = state["players"][seat]
     pending = state["pending"]
-    if pending is None:
-        if state["phase"] == "placement":
+    phase = state["phase"]
+    if pending is None:  # (the seat whose turn it is decides: see active_seats)
+        if phase == "over" or state["turn"] != seat:
+            return []
+        if phase == "placement":
             return placement_actions(state, seat)
         # Action phase: choose the next location to resolve.
+        player = state["players"][seat]
         actions: list[Action] = [{"type": "resolve", "location": loc}
                                  for loc in BOARD_ORDER if loc in player["placed"]]
         return actions + two_resource_actions(player)
+    if phase == "over" or seat not in active_seats(state):
+        return []
+    player = state["players"][seat]
     kind = pending["kind"]
     if kind == "tools":
         return [{"type": "use_tools", "tiles": option["tiles"], "one_use": option["one_use"]}
@@ -712,7 +723,7 @@ def apply_action(state: State, seat: int, action: Action) -> State:
     if state["phase"] == "over":
         raise IllegalAction(GAME_OVER, text("refuse_game_over"))
     # From here on only the listed action is used: a sent 1.0 or true never reaches the state.
-    listed = _listed_placement(state, seat, action)
+    listed = _listed_at_once(state, seat, action)
     if listed is None:
         why_not = partial(illegal_reason, state, seat, action)
         listed = match_legal(action, legal_actions(state, seat), why_not)
@@ -748,28 +759,41 @@ def apply_action(state: State, seat: int, action: Action) -> State:
     return new
 
 
-def _listed_placement(state: State, seat: int, action: Any) -> Action | None:
-    """For a placement sent exactly as listed (the same JSON, types included: what match_legal
-    accepts at once), the listed action, found without working out every other location's;
-    None for anything else, for the full list and match_legal to decide."""
-    if (type(action) is not dict or len(action) != 3 or action.get("type") != "place"
-            or state["phase"] != "placement" or state["pending"] is not None
-            or state["turn"] != seat):  # (the active seat of a placement: see active_seats)
+def _listed_at_once(state: State, seat: int, action: Any) -> Action | None:
+    """For a placement, or a location chosen to resolve next, sent exactly as listed (the same
+    JSON, types included: what match_legal accepts at once), the listed action, found without
+    listing the others; None for anything else, for the full list and match_legal to decide."""
+    if (type(action) is not dict or state["pending"] is not None
+            or state["turn"] != seat):  # (the seat that decides now: see active_seats)
         return None
+    kind = action.get("type")
     location = action.get("location")
-    count = action.get("count")
-    if (type(location) is not str or type(count) is not int or type(action["type"]) is not str
-            or location not in active_locations(state)
-            or count not in placement_counts(state, seat, location)):
+    if type(kind) is not str or type(location) is not str:
         return None
-    return {"type": "place", "location": location, "count": count}
+    phase = state["phase"]
+    if kind == "place" and phase == "placement" and len(action) == 3:
+        count = action.get("count")
+        if (type(count) is int and location in active_locations(state)
+                and count in placement_counts(state, seat, location)):
+            return {"type": "place", "location": location, "count": count}
+    elif (kind == "resolve" and phase == "actions" and len(action) == 2
+          and location in state["players"][seat]["placed"] and location in _ON_BOARD):
+        return {"type": "resolve", "location": location}
+    return None
+
+
+_ON_BOARD = frozenset(BOARD_ORDER)
 
 
 def ready_to_resolve(state: State) -> bool:
     """A dice roll is due: a chance step of its own, so that no sentence describing a player's
     choice can know (and leak) the dice before they are rolled."""
     pending = state["pending"]
-    return state["phase"] != "over" and pending is not None and pending["kind"] == "roll"
+    return pending is not None and pending["kind"] == "roll" and state["phase"] != "over"
+
+
+def is_over(state: State) -> bool:
+    return state["phase"] == "over"
 
 
 def resolve(state: State) -> State:
