@@ -124,8 +124,8 @@ def copy_state(state: State, only_seat: int | None = None) -> State:
     if only_seat is None:
         new["players"] = [_copy_player(player) for player in state["players"]]
     else:
-        new["players"] = [_copy_player(player) if seat == only_seat else player
-                          for seat, player in enumerate(state["players"])]
+        players = new["players"] = list(state["players"])
+        players[only_seat] = _copy_player(players[only_seat])
     return new
 
 
@@ -329,6 +329,9 @@ ACTIVE_LOCATIONS = {
                if loc not in BUILDING_STACKS or BUILDING_STACKS.index(loc) < num)
     for num in (2, 3, 4)
 }
+
+
+ACTIVE_LOCATION_SET = {num: frozenset(locations) for num, locations in ACTIVE_LOCATIONS.items()}
 
 
 def active_locations(state: State) -> tuple[str, ...]:
@@ -773,8 +776,7 @@ def _listed_at_once(state: State, seat: int, action: Any) -> Action | None:
     phase = state["phase"]
     if kind == "place" and phase == "placement" and len(action) == 3:
         count = action.get("count")
-        if (type(count) is int and location in active_locations(state)
-                and count in placement_counts(state, seat, location)):
+        if type(count) is int and _placement_fits(state, seat, location, count):
             return {"type": "place", "location": location, "count": count}
     elif (kind == "resolve" and phase == "actions" and len(action) == 2
           and location in state["players"][seat]["placed"] and location in _ON_BOARD):
@@ -783,6 +785,42 @@ def _listed_at_once(state: State, seat: int, action: Any) -> Action | None:
 
 
 _ON_BOARD = frozenset(BOARD_ORDER)
+
+
+def _placement_fits(state: State, seat: int, location: str, count: int) -> bool:
+    """Whether `count` is among placement_counts(state, seat, location), looking only at the
+    people on that location (and on the village, for a village location)."""
+    num_players = state["num_players"]
+    if location not in ACTIVE_LOCATION_SET[num_players]:
+        return False
+    players = state["players"]
+    player = players[seat]
+    if count < 1 or count > player["unplaced"] or location in player["placed"]:
+        return False
+    if location == "hunting_grounds":
+        return True
+    if location in RESOURCE_LOCATIONS:
+        people = seats = 0
+        for other in players:
+            here = other["placed"].get(location)
+            if here:
+                people += here
+                seats += 1
+        return (people + count <= data.RESOURCE_CAPACITY
+                and seats < data.RESOURCE_COLOURS[num_players])
+    if count != (2 if location == "hut" else 1):
+        return False
+    for other in players:
+        if location in other["placed"]:
+            return False
+    if location in VILLAGE:
+        return num_players == 4 or sum(
+            1 for other in VILLAGE if any(other in someone["placed"] for someone in players)
+        ) < data.VILLAGE_USABLE[num_players]
+    if location in CARD_SLOTS:
+        return state["display"][CARD_SLOTS.index(location)] is not None
+    index = BUILDING_STACKS.index(location)
+    return index < len(state["stacks"]) and bool(state["stacks"][index])
 
 
 def ready_to_resolve(state: State) -> bool:
