@@ -41,20 +41,13 @@ class StoneAgeEngine(Engine):
             raise IllegalAction("A game needs a non-empty seed.", text("refuse_empty_seed"))
         return rules.new_game(num_players, seed, normalised)
 
-    def active_seats(self, state):
-        return rules.active_seats(state)
-
-    def legal_actions(self, state, seat):
-        return rules.legal_actions(state, seat)
-
-    def apply(self, state, seat, action):
-        return rules.apply_action(state, seat, action)
-
-    def ready_to_resolve(self, state):
-        return rules.ready_to_resolve(state)
-
-    def resolve(self, state):
-        return rules.resolve(state)
+    # The calls made at every step of a game (and of every game a search plays out) go
+    # straight to the rules, with no method of this class in between.
+    active_seats = staticmethod(rules.active_seats)
+    legal_actions = staticmethod(rules.legal_actions)
+    apply = staticmethod(rules.apply_action)
+    ready_to_resolve = staticmethod(rules.ready_to_resolve)
+    resolve = staticmethod(rules.resolve)
 
     def describe_resolution(self, state, viewer=None):
         return view_module.describe_resolution(state, viewer)
@@ -92,8 +85,7 @@ class StoneAgeEngine(Engine):
     def bot_action(self, state, seat):
         return bot.bot_action(state, seat)
 
-    def is_over(self, state):
-        return state["phase"] == "over"
+    is_over = staticmethod(rules.is_over)
 
     def result(self, state):
         return scoring.result(state)

@@ -7,7 +7,6 @@ named `_do_*` change the copy of the state that `apply_action` owns; nothing tou
 from __future__ import annotations
 
 import marshal
-from collections.abc import Iterable
 from functools import lru_cache, partial
 from itertools import combinations
 from typing import Any
@@ -68,10 +67,14 @@ PLAYER_DICTS = ("resources", "placed")
 PLAYER_REPLACED = ("points", "cards", "one_use", "two_resources", "buildings", "tools")
 PLAYER_FIELDS = frozenset((*PLAYER_DICTS, *PLAYER_REPLACED, "people", "unplaced", "food",
                            "food_track", "score", "tools_gained"))
+#: The copies below tell the shape they know by the number of fields (a field added to or left
+#: out of the state is a field more or less), which costs nothing; comparing the keys with
+#: PLAYER_FIELDS and STATE_FIELDS cost a tenth of a step.
+_PLAYER_SIZE = len(PLAYER_FIELDS)
 
 
 def _copy_player(player: dict) -> dict:
-    if player.keys() != PLAYER_FIELDS:  # not the shape this copy knows: copy it all
+    if len(player) != _PLAYER_SIZE:  # not the shape this copy knows: copy it all
         return marshal.loads(marshal.dumps(player))
     new = dict(player)
     new["resources"] = dict(player["resources"])
@@ -91,13 +94,15 @@ STATE_FIELDS = frozenset((*STATE_SHARED, *APPEND_ONLY, "pending", "players", "nu
 #: The pending decision's values that are containers, each a flat list or dict of numbers
 #: (the dice, the order of picks, the resources chosen so far); its other values are
 #: numbers, texts or None.
-PENDING_CONTAINERS = frozenset(("dice", "order", "chosen"))
+PENDING_CONTAINERS = ("dice", "order", "chosen")
+_STATE_SIZE = len(STATE_FIELDS)
 
 
 def _copy_pending(pending: dict) -> dict:
     new = dict(pending)
-    for key in PENDING_CONTAINERS.intersection(pending):
-        new[key] = pending[key].copy()
+    for key in PENDING_CONTAINERS:
+        if key in pending:
+            new[key] = pending[key].copy()
     return new
 
 
@@ -107,7 +112,7 @@ def copy_state(state: State, only_seat: int | None = None) -> State:
     spends most of its time making the players' many small dicts and the log's entries.
     With `only_seat`, the other players are shared too (for a step that changes no one else;
     see copy_other_players). The copy's `last` (the events of the step) starts empty."""
-    if state.keys() != STATE_FIELDS:  # not the shape this copy knows: copy it all
+    if len(state) != _STATE_SIZE:  # not the shape this copy knows: copy it all
         new = marshal.loads(marshal.dumps(state))
         new["last"] = []
         return new
@@ -119,8 +124,8 @@ def copy_state(state: State, only_seat: int | None = None) -> State:
     if only_seat is None:
         new["players"] = [_copy_player(player) for player in state["players"]]
     else:
-        new["players"] = [_copy_player(player) if seat == only_seat else player
-                          for seat, player in enumerate(state["players"])]
+        players = new["players"] = list(state["players"])
+        players[only_seat] = _copy_player(players[only_seat])
     return new
 
 
@@ -281,13 +286,16 @@ def location_status(state: State, location: str,
                     occupied: dict[str, dict[int, int]] | None = None
                     ) -> tuple[int | None, str | None]:
     """(free spaces or None for unlimited, why it is closed to newcomers (a reason code,
-    worded by texts' sa.closed_<code>) or None)."""
-    if occupied is None:
-        occupied = occupancy(state)
-    num_players = state["num_players"]
-    here = occupied.get(location, {})
+    worded by texts' sa.closed_<code>) or None). Without `occupied` (the occupancy), only the
+    people on this location (and on the village, if it is one) are looked up."""
     if location == "hunting_grounds":
         return None, None
+    num_players = state["num_players"]
+    if occupied is None:
+        here = {seat: player["placed"][location] for seat, player in enumerate(state["players"])
+                if location in player["placed"]}
+    else:
+        here = occupied.get(location, {})
     if location in RESOURCE_LOCATIONS:
         free = data.RESOURCE_CAPACITY - sum(here.values())
         if free <= 0:
@@ -299,7 +307,11 @@ def location_status(state: State, location: str,
     if here:
         return 0, "occupied"
     if location in VILLAGE and num_players < 4:
-        used = sum(1 for other in VILLAGE if occupied.get(other))
+        if occupied is None:
+            used = sum(1 for other in VILLAGE
+                       if any(other in player["placed"] for player in state["players"]))
+        else:
+            used = sum(1 for other in VILLAGE if occupied.get(other))
         if used >= data.VILLAGE_USABLE[num_players]:
             return capacity, "village"
     if location in CARD_SLOTS and state["display"][CARD_SLOTS.index(location)] is None:
@@ -317,6 +329,9 @@ ACTIVE_LOCATIONS = {
                if loc not in BUILDING_STACKS or BUILDING_STACKS.index(loc) < num)
     for num in (2, 3, 4)
 }
+
+
+ACTIVE_LOCATION_SET = {num: frozenset(locations) for num, locations in ACTIVE_LOCATIONS.items()}
 
 
 def active_locations(state: State) -> tuple[str, ...]:
@@ -342,49 +357,67 @@ def placement_counts(state: State, seat: int, location: str,
     return [1]
 
 
+#: location -> the placements of 1, 2, ... people on it, as patterns the listings copy (with
+#: dict.copy, in C: several times quicker than building each dict) and never hand out.
+_PLACEMENTS = {location: tuple({"type": "place", "location": location, "count": count}
+                               for count in range(1, data.MAX_PEOPLE + 1))
+               for location in BOARD_ORDER}
+
+
 def placement_actions(state: State, seat: int) -> list[Action]:
-    """Every placement of `seat`: placement_counts for each location in play, with what does
-    not depend on the location (occupancy, the village limit) worked out once."""
-    player = state["players"][seat]
+    """Every placement of `seat`: placement_counts for each location in play, in board order,
+    with the occupancy worked out once (people per location, seats per location) and no dicts
+    of seats."""
+    players = state["players"]
+    player = players[seat]
     unplaced = player["unplaced"]
     if unplaced <= 0:
         return []
-    placed = player["placed"]
-    occupied = occupancy(state)
-    num_players = state["num_players"]
-    village_full = num_players < 4 and sum(
-        1 for other in VILLAGE if occupied.get(other)) >= data.VILLAGE_USABLE[num_players]
-    display = state["display"]
-    stacks = state["stacks"]
-    actions = []
-    for location in ACTIVE_LOCATIONS[num_players]:
-        if location in placed:
-            continue
-        here = occupied.get(location)
-        if location == "hunting_grounds":
-            counts: Iterable[int] = range(1, unplaced + 1)
-        elif location in RESOURCE_LOCATIONS:
-            free = data.RESOURCE_CAPACITY - (sum(here.values()) if here else 0)
-            if free <= 0 or (len(here) if here else 0) >= data.RESOURCE_COLOURS[num_players]:
-                continue
-            counts = range(1, min(unplaced, free) + 1)
-        else:
-            if here or (village_full and location in VILLAGE):
-                continue
-            if location in CARD_SLOTS and display[CARD_SLOTS.index(location)] is None:
-                continue
-            if location in BUILDING_STACKS:
-                index = BUILDING_STACKS.index(location)
-                if index >= len(stacks) or not stacks[index]:
-                    continue
-            if location == "hut":
-                if unplaced < 2:
-                    continue
-                counts = (2,)
+    people: dict[str, int] = {}  # location -> people on it
+    colours: dict[str, int] = {}  # location -> seats on it
+    for other in players:
+        for location, count in other["placed"].items():
+            if location in people:
+                people[location] += count
+                colours[location] += 1
             else:
-                counts = (1,)
-        for count in counts:
-            actions.append({"type": "place", "location": location, "count": count})
+                people[location] = count
+                colours[location] = 1
+    placed = player["placed"]
+    num_players = state["num_players"]
+    actions: list[Action] = []
+    add = actions.extend
+    copy = dict.copy
+    if "hunting_grounds" not in placed:
+        add(map(copy, _PLACEMENTS["hunting_grounds"][:unplaced]))
+    colour_limit = data.RESOURCE_COLOURS[num_players]
+    for location in RESOURCE_LOCATIONS:
+        if location in people:
+            if location in placed or colours[location] >= colour_limit:
+                continue
+            most = data.RESOURCE_CAPACITY - people[location]
+            if most <= 0:
+                continue
+            if most > unplaced:
+                most = unplaced
+        else:
+            most = unplaced if unplaced < data.RESOURCE_CAPACITY else data.RESOURCE_CAPACITY
+        add(map(copy, _PLACEMENTS[location][:most]))
+    if num_players == 4 or sum(
+            1 for other in VILLAGE if other in people) < data.VILLAGE_USABLE[num_players]:
+        for location in VILLAGE:
+            if location in people:  # (the seat's own places among them)
+                continue
+            if location != "hut":
+                actions.append(copy(_PLACEMENTS[location][0]))
+            elif unplaced >= 2:
+                actions.append(copy(_PLACEMENTS[location][1]))
+    for location, card in zip(CARD_SLOTS, state["display"], strict=False):
+        if card is not None and location not in people:
+            actions.append(copy(_PLACEMENTS[location][0]))
+    for location, stack in zip(BUILDING_STACKS[:num_players], state["stacks"], strict=False):
+        if stack and location not in people:
+            actions.append(copy(_PLACEMENTS[location][0]))
     return actions
 
 
@@ -394,8 +427,7 @@ def can_place(state: State, seat: int) -> bool:
         return False
     if "hunting_grounds" not in player["placed"]:
         return True  # never closed, and room for any number of people
-    occupied = occupancy(state)
-    return any(placement_counts(state, seat, loc, occupied) for loc in active_locations(state))
+    return bool(placement_actions(state, seat))
 
 
 # ----- payments -------------------------------------------------------------------------------
@@ -518,8 +550,18 @@ def tool_options(player: dict, total: int, divisor: int) -> list[dict]:
 
 
 def has_tool_choice(player: dict, total: int, divisor: int) -> bool:
-    """Whether tool_options offers more than using nothing."""
-    return len(_tool_choices(*_tool_key(player), total, divisor)) > 1
+    """Whether tool_options offers more than using nothing: whether all the unused tools
+    together raise the yield (then some smallest set of them that does is an option, as no
+    tool of it can be dropped without losing yield), with no list of the options."""
+    bonus = sum(tile["value"] for tile in player["tools"] if not tile["used"])
+    for card_id in player["one_use"]:
+        bonus += ONE_USE_VALUE[card_id]
+    return (total + bonus) // divisor > total // divisor
+
+
+#: The value of each one-use tool card.
+ONE_USE_VALUE = {card_id: card["top"]["value"] for card_id, card in CARDS.items()
+                 if card["top"]["type"] == "one_use_tool"}
 
 
 def _tool_key(player: dict) -> tuple[tuple[int, ...], tuple[str, ...]]:
@@ -586,17 +628,21 @@ def two_resource_actions(player: dict) -> list[Action]:
 
 
 def legal_actions(state: State, seat: int) -> list[Action]:
-    if seat not in active_seats(state):
-        return []
-    player = state["players"][seat]
     pending = state["pending"]
-    if pending is None:
-        if state["phase"] == "placement":
+    phase = state["phase"]
+    if pending is None:  # (the seat whose turn it is decides: see active_seats)
+        if phase == "over" or state["turn"] != seat:
+            return []
+        if phase == "placement":
             return placement_actions(state, seat)
         # Action phase: choose the next location to resolve.
+        player = state["players"][seat]
         actions: list[Action] = [{"type": "resolve", "location": loc}
                                  for loc in BOARD_ORDER if loc in player["placed"]]
         return actions + two_resource_actions(player)
+    if phase == "over" or seat not in active_seats(state):
+        return []
+    player = state["players"][seat]
     kind = pending["kind"]
     if kind == "tools":
         return [{"type": "use_tools", "tiles": option["tiles"], "one_use": option["one_use"]}
@@ -680,9 +726,11 @@ def apply_action(state: State, seat: int, action: Action) -> State:
     if state["phase"] == "over":
         raise IllegalAction(GAME_OVER, text("refuse_game_over"))
     # From here on only the listed action is used: a sent 1.0 or true never reaches the state.
-    why_not = partial(illegal_reason, state, seat, action)
-    listed = _listed_placement(state, seat, action)
-    action = match_legal(action, listed or legal_actions(state, seat), why_not)
+    listed = _listed_at_once(state, seat, action)
+    if listed is None:
+        why_not = partial(illegal_reason, state, seat, action)
+        listed = match_legal(action, legal_actions(state, seat), why_not)
+    action = listed
     kind = action["type"]
     # Every action but a die pick (which may hand the dice left to others) changes its own
     # player only: the others are copied only once _advance goes on to change them.
@@ -714,27 +762,76 @@ def apply_action(state: State, seat: int, action: Action) -> State:
     return new
 
 
-def _listed_placement(state: State, seat: int, action: Any) -> list[Action] | None:
-    """For a placement, the listed actions on the location it names (the only ones it can be),
-    without working out every other location's; None when it is no placement now (or names no
-    location in play), for the full list to decide."""
-    if (type(action) is not dict or action.get("type") != "place"
-            or state["phase"] != "placement" or state["pending"] is not None
-            or seat not in active_seats(state)):
+def _listed_at_once(state: State, seat: int, action: Any) -> Action | None:
+    """For a placement, or a location chosen to resolve next, sent exactly as listed (the same
+    JSON, types included: what match_legal accepts at once), the listed action, found without
+    listing the others; None for anything else, for the full list and match_legal to decide."""
+    if (type(action) is not dict or state["pending"] is not None
+            or state["turn"] != seat):  # (the seat that decides now: see active_seats)
         return None
+    kind = action.get("type")
     location = action.get("location")
-    if type(location) is not str or location not in active_locations(state):
+    if type(kind) is not str or type(location) is not str:
         return None
-    listed = [{"type": "place", "location": location, "count": count}
-              for count in placement_counts(state, seat, location)]
-    return listed if any(item == action for item in listed) else None
+    phase = state["phase"]
+    if kind == "place" and phase == "placement" and len(action) == 3:
+        count = action.get("count")
+        if type(count) is int and _placement_fits(state, seat, location, count):
+            return {"type": "place", "location": location, "count": count}
+    elif (kind == "resolve" and phase == "actions" and len(action) == 2
+          and location in state["players"][seat]["placed"] and location in _ON_BOARD):
+        return {"type": "resolve", "location": location}
+    return None
+
+
+_ON_BOARD = frozenset(BOARD_ORDER)
+
+
+def _placement_fits(state: State, seat: int, location: str, count: int) -> bool:
+    """Whether `count` is among placement_counts(state, seat, location), looking only at the
+    people on that location (and on the village, for a village location)."""
+    num_players = state["num_players"]
+    if location not in ACTIVE_LOCATION_SET[num_players]:
+        return False
+    players = state["players"]
+    player = players[seat]
+    if count < 1 or count > player["unplaced"] or location in player["placed"]:
+        return False
+    if location == "hunting_grounds":
+        return True
+    if location in RESOURCE_LOCATIONS:
+        people = seats = 0
+        for other in players:
+            here = other["placed"].get(location)
+            if here:
+                people += here
+                seats += 1
+        return (people + count <= data.RESOURCE_CAPACITY
+                and seats < data.RESOURCE_COLOURS[num_players])
+    if count != (2 if location == "hut" else 1):
+        return False
+    for other in players:
+        if location in other["placed"]:
+            return False
+    if location in VILLAGE:
+        return num_players == 4 or sum(
+            1 for other in VILLAGE if any(other in someone["placed"] for someone in players)
+        ) < data.VILLAGE_USABLE[num_players]
+    if location in CARD_SLOTS:
+        return state["display"][CARD_SLOTS.index(location)] is not None
+    index = BUILDING_STACKS.index(location)
+    return index < len(state["stacks"]) and bool(state["stacks"][index])
 
 
 def ready_to_resolve(state: State) -> bool:
     """A dice roll is due: a chance step of its own, so that no sentence describing a player's
     choice can know (and leak) the dice before they are rolled."""
     pending = state["pending"]
-    return state["phase"] != "over" and pending is not None and pending["kind"] == "roll"
+    return pending is not None and pending["kind"] == "roll" and state["phase"] != "over"
+
+
+def is_over(state: State) -> bool:
+    return state["phase"] == "over"
 
 
 def resolve(state: State) -> State:
