@@ -142,9 +142,11 @@ def copy_state(state: State) -> State:
 
 
 class _Sharing(threading.local):
-    #: ids of the player dicts that the state being changed shares with the state it was copied
-    #: from (apply_copy): player_to_change copies such a player before anything changes it.
+    #: ids of the player dicts and of the tasks that the state being changed shares with the
+    #: state it was copied from (apply_copy): player_to_change and task_to_change copy such a
+    #: player or task before anything changes it.
     players: frozenset[int] = frozenset()
+    tasks: frozenset[int] = frozenset()
 
 
 _sharing = _Sharing()
@@ -160,6 +162,18 @@ def player_to_change(state: State, seat: int) -> dict[str, Any]:
     return p
 
 
+def task_to_change(state: State) -> dict[str, Any]:
+    """The task on top of the stack, its own to change (see player_to_change): tasks are changed
+    only while on top, by apply_action and settle."""
+    stack = state["stack"]
+    task = stack[-1]
+    shared = _sharing.tasks
+    if shared and id(task) in shared:
+        task = stack[-1] = deep_copy(task)
+    return task
+
+
+@board_memo.scoped
 def apply_copy(state: State, seat: int, action: dict[str, Any]) -> State:
     """`action` (already checked) applied to a copy of `state`, run to the next decision. Only
     the players that change are copied: most actions change one player's goods, and the copy of
@@ -171,15 +185,16 @@ def apply_copy(state: State, seat: int, action: dict[str, Any]) -> State:
         new = dict(state)
         new["players"] = list(state["players"])
         new["spaces"] = dict(state["spaces"])
-        new["stack"] = deep_copy(state["stack"])  # tasks change in place
+        new["stack"] = list(state["stack"])  # the tasks themselves: task_to_change
         _sharing.players = frozenset(map(id, new["players"]))
+        _sharing.tasks = frozenset(map(id, new["stack"]))
     else:
         new = fast_copy(state)
     try:
         apply_action(new, seat, action)
         run(new, seat)
     finally:
-        _sharing.players = frozenset()
+        _sharing.players = _sharing.tasks = frozenset()
     return new
 
 
@@ -431,7 +446,6 @@ def furnish_payments(
     return [(subs, pay) for subs, pay in _prices(tile, cost, mine) if has(p, pay)]
 
 
-@board_memo.scoped
 def furnish_options(state: State, seat: int, scope: str, cost: dict | None) -> list[str]:
     return list(_furnishable(state, seat, scope, cost))
 
@@ -1177,7 +1191,7 @@ def settle(state: State, task: dict[str, Any]) -> bool:
             return True
         if not task["taken"] and len(candidates) == 1:
             # A forced choice: the only part that can be carried out (at least one must be).
-            task["taken"].append(candidates[0])
+            task_to_change(state)["taken"].append(candidates[0])
             push_node(
                 state,
                 task["seat"],
@@ -1255,7 +1269,6 @@ def has_decision_actions(state: State, task: dict[str, Any]) -> bool:
     return bool(decision_actions(state, task))
 
 
-@board_memo.scoped
 def run(state: State, actor: int | None = None) -> None:
     """Execute automatic steps until a decision is due or the game is over. `actor` is the seat
     that just acted: if its animals no longer fit, it decides about them before anyone else."""
@@ -1352,7 +1365,6 @@ def trade_actions(state: State, seat: int) -> list[dict[str, Any]]:
     return out
 
 
-@board_memo.scoped
 def placements(state: State, seat: int, dwarf: int) -> list[str]:
     out = []
     spaces = state["spaces"]
@@ -1513,7 +1525,6 @@ def legal_actions(state: State, seat: int) -> list[dict[str, Any]]:
 TRADE_TYPES = frozenset(("convert", "ruby_trade", "ruby_tile", "tile_trade"))
 
 
-@board_memo.scoped
 def actions_like(state: State, seat: int, action: Any) -> list[dict[str, Any]]:
     """The part of legal_actions(state, seat) that holds every legal action of `action`'s type
     (in the same order): what apply checks an action against without listing the rest. A
@@ -1609,11 +1620,10 @@ def apply_trade(state: State, seat: int, action: dict[str, Any]) -> None:
         raise ValueError(kind)
 
 
-@board_memo.scoped
 def apply_action(state: State, seat: int, action: dict[str, Any]) -> None:
     """Carry out a legal `action` (already checked) on `state`, which the caller owns."""
     stack = state["stack"]
-    task = stack[-1]
+    task = task_to_change(state)
     kind = action["type"]
     p = player_to_change(state, seat)
     if kind in ("convert", "ruby_trade", "ruby_tile", "release", "tile_trade"):
