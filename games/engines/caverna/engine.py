@@ -3,7 +3,8 @@
 Facts: sequential (one seat acts at a time), no hidden hands; the only secrets are the order of
 future round cards and the face-down harvest markers, both drawn from the seeded RNG at set-up.
 Modules: data (facts), board (home-board geometry), animals (holding solver), rules (state
-machine), scoring, view (views and sentences), bot, effects (furnishing-tile hooks).
+machine), scoring, view (views and sentences), bot, effects (furnishing-tile hooks),
+board_memo (facts of a home board kept while the board is unchanged).
 """
 
 from __future__ import annotations

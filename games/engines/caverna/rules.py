@@ -142,11 +142,9 @@ def copy_state(state: State) -> State:
 
 
 class _Sharing(threading.local):
-    #: ids of the player dicts and of the tasks that the state being changed shares with the
-    #: state it was copied from (apply_copy): player_to_change and task_to_change copy such a
-    #: player or task before anything changes it.
+    #: ids of the player dicts that the state being changed shares with the state it was copied
+    #: from (apply_copy): player_to_change copies such a player before anything changes it.
     players: frozenset[int] = frozenset()
-    tasks: frozenset[int] = frozenset()
 
 
 _sharing = _Sharing()
@@ -162,17 +160,6 @@ def player_to_change(state: State, seat: int) -> dict[str, Any]:
     return p
 
 
-def task_to_change(state: State) -> dict[str, Any]:
-    """The task on top of the stack, its own to change (see player_to_change): tasks are changed
-    only while on top, by apply_action and settle."""
-    stack = state["stack"]
-    task = stack[-1]
-    shared = _sharing.tasks
-    if shared and id(task) in shared:
-        task = stack[-1] = deep_copy(task)
-    return task
-
-
 @board_memo.scoped
 def apply_copy(state: State, seat: int, action: dict[str, Any]) -> State:
     """`action` (already checked) applied to a copy of `state`, run to the next decision. Only
@@ -185,16 +172,15 @@ def apply_copy(state: State, seat: int, action: dict[str, Any]) -> State:
         new = dict(state)
         new["players"] = list(state["players"])
         new["spaces"] = dict(state["spaces"])
-        new["stack"] = list(state["stack"])  # the tasks themselves: task_to_change
+        new["stack"] = deep_copy(state["stack"])  # tasks change in place
         _sharing.players = frozenset(map(id, new["players"]))
-        _sharing.tasks = frozenset(map(id, new["stack"]))
     else:
         new = fast_copy(state)
     try:
         apply_action(new, seat, action)
         run(new, seat)
     finally:
-        _sharing.players = _sharing.tasks = frozenset()
+        _sharing.players = frozenset()
     return new
 
 
@@ -1191,7 +1177,7 @@ def settle(state: State, task: dict[str, Any]) -> bool:
             return True
         if not task["taken"] and len(candidates) == 1:
             # A forced choice: the only part that can be carried out (at least one must be).
-            task_to_change(state)["taken"].append(candidates[0])
+            task["taken"].append(candidates[0])
             push_node(
                 state,
                 task["seat"],
@@ -1623,7 +1609,7 @@ def apply_trade(state: State, seat: int, action: dict[str, Any]) -> None:
 def apply_action(state: State, seat: int, action: dict[str, Any]) -> None:
     """Carry out a legal `action` (already checked) on `state`, which the caller owns."""
     stack = state["stack"]
-    task = task_to_change(state)
+    task = stack[-1]
     kind = action["type"]
     p = player_to_change(state, seat)
     if kind in ("convert", "ruby_trade", "ruby_tile", "release", "tile_trade"):
