@@ -15,6 +15,8 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Any
 
+from . import board_memo
+
 FARM = ("sheep", "donkey", "wild_boar", "cattle")
 
 
@@ -70,27 +72,44 @@ def holdings(cells: list[dict[str, Any]], dwarfs: int) -> dict[str, Any]:
 
 
 def fits(cells: list[dict[str, Any]], dwarfs: int, animals: dict[str, int]) -> bool:
-    if not any(animals.get(t, 0) for t in FARM):  # dogs stand anywhere: nothing to house
+    get = animals.get
+    sheep, donkey, boar, cattle = get("sheep", 0), get("donkey", 0), get("wild_boar", 0), get(
+        "cattle", 0)
+    if not (sheep or donkey or boar or cattle):  # dogs stand anywhere: nothing to house
         return True
-    return arrange_plan(cells, dwarfs, animals) is not None
+    known = board_memo.facts(cells)  # asked after every step: kept with the board's facts
+    key = ("fits", dwarfs, sheep, donkey, boar, cattle, get("dog", 0))
+    found = known.get(key)
+    if found is None:
+        found = known[key] = arrange_plan(cells, dwarfs, animals) is not None
+    return found
+
+
+def _solver_form(cells: list[dict[str, Any]], dwarfs: int) -> tuple:
+    """(fixed places per farm type, container capacities, dog-capable containers, wild slots,
+    empty meadows, meadow stables): what the solver asks of the board, kept with its facts."""
+    known = board_memo.facts(cells)
+    key = ("holdings", dwarfs)
+    form = known.get(key)
+    if form is None:
+        h = holdings(cells, dwarfs)
+        form = known[key] = (
+            tuple(h["fixed"][t] for t in FARM),
+            tuple(c[0] for c in h["containers"]),
+            tuple(c[1] for c in h["containers"]),
+            len(h["wild"]),
+            len(h["empty_meadows"]),
+            len(h["meadow_stables"]),
+        )
+    return form
 
 
 def arrange_plan(cells: list[dict[str, Any]], dwarfs: int, animals: dict[str, int]) -> tuple | None:
-    h = holdings(cells, dwarfs)
-    need = tuple(max(0, animals.get(t, 0) - h["fixed"][t]) for t in FARM)
+    fixed, caps, dog_ok, wild, empty, meadow_stables = _solver_form(cells, dwarfs)
+    need = tuple(max(0, animals.get(t, 0) - f) for t, f in zip(FARM, fixed, strict=True))
     if not any(need):
         return ((), "none")
-    caps = tuple(c[0] for c in h["containers"])
-    dog_ok = tuple(c[1] for c in h["containers"])
-    return _solve(
-        need,
-        caps,
-        dog_ok,
-        len(h["wild"]),
-        len(h["empty_meadows"]),
-        len(h["meadow_stables"]),
-        animals.get("dog", 0),
-    )
+    return _solve(need, caps, dog_ok, wild, empty, meadow_stables, animals.get("dog", 0))
 
 
 @lru_cache(maxsize=65536)

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from . import board_memo
 from . import rules as R
 
 #: Cheapest food first (points lost per food): grain, vegetables, surplus animals, rubies, gold.
@@ -47,6 +48,7 @@ def _feed_move(state: dict[str, Any], seat: int, legal: list[dict[str, Any]]) ->
     return {"type": "feed"}
 
 
+@board_memo.scoped
 def timeout_action(state: dict[str, Any], seat: int) -> dict[str, Any]:
     legal = R.legal_actions(state, seat)
     task = state["stack"][-1]
@@ -173,6 +175,7 @@ def _score_place(state: dict[str, Any], seat: int, sid: str) -> float:
     return value
 
 
+@board_memo.scoped
 def bot_action(state: dict[str, Any], seat: int) -> dict[str, Any]:
     legal = R.legal_actions(state, seat)
     task = state["stack"][-1]

@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from . import board as B
+from . import board_memo
 
 State = dict[str, Any]
 Player = dict[str, Any]
@@ -101,22 +102,24 @@ LEGACY_TILE_TEXT = {
 # ----- ownership --------------------------------------------------------------------------------
 
 
-def owned(p: Player) -> set[str]:
+def owned(p: Player) -> frozenset[str]:
     """The furnishing tiles in effect for a player (covered tiles excluded)."""
-    return {c["tile"] for c in p["cells"] if c["k"] == "room"}
+    known = board_memo.facts(p["cells"])
+    mine = known.get("owned")
+    if mine is None:
+        mine = known["owned"] = frozenset([c["tile"] for c in p["cells"] if c["k"] == "room"])
+    return mine
 
 
 def owns(p: Player, tile: str) -> bool:
-    for c in p["cells"]:  # noqa: SIM110 - asked at every placement check: no generator
-        if c["k"] == "room" and c["tile"] == tile:
-            return True
-    return False
+    return tile in owned(p)
 
 
 def log(state: State, text: str) -> None:
-    state["log"].append(text)
-    if len(state["log"]) > 40:
-        del state["log"][0]
+    # Replaced, never changed in place: a state made by apply_copy shares the previous log.
+    entries = state["log"] = [*state["log"], text]
+    if len(entries) > 40:
+        del entries[0]
 
 
 def donkeys_in(p: Player, kinds: tuple[str, ...]) -> int:

@@ -3,7 +3,8 @@
 Facts: sequential (one seat acts at a time), no hidden hands; the only secrets are the order of
 future round cards and the face-down harvest markers, both drawn from the seeded RNG at set-up.
 Modules: data (facts), board (home-board geometry), animals (holding solver), rules (state
-machine), scoring, view (views and sentences), bot, effects (furnishing-tile hooks).
+machine), scoring, view (views and sentences), bot, effects (furnishing-tile hooks),
+board_memo (facts of a home board kept while the board is unchanged).
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from typing import Any
 from games.engines.base import Engine, IllegalAction, InvalidOptions, require_choice
 from games.engines.texts import text
 
-from . import bot, orders, rules, scoring, texts, versions, view
+from . import board_memo, bot, orders, rules, scoring, texts, versions, view
 
 
 class CavernaEngine(Engine):
@@ -65,15 +66,13 @@ class CavernaEngine(Engine):
     def legal_actions(self, state: dict, seat: int) -> list[dict]:
         return rules.legal_actions(state, seat)
 
+    @board_memo.scoped  # the copy shares the boards: what the check learnt of them holds on
     def apply(self, state: dict, seat: int, action: dict) -> dict:
         self.require_active(state, seat)
         # Checked against the legal actions of its type only (the rest cannot match); only the
         # listed action is applied: a sent 4.0 or true never reaches the state.
         action = require_choice(action, rules.actions_like(state, seat, action))
-        new = rules.copy_state(state)
-        rules.apply_action(new, seat, action)
-        rules.run(new, seat)
-        return new
+        return rules.apply_copy(state, seat, action)
 
     def reveals(self, before: dict, seat: int, action: dict, after: dict) -> bool:
         # The secrets are the next round cards and the face-down harvest markers: a new round or

@@ -8,7 +8,8 @@ over), so the top of the stack always says who acts and what about.
 from __future__ import annotations
 
 import pickle
-from collections.abc import Iterator
+import threading
+from collections.abc import Callable, Iterator
 from itertools import combinations
 from typing import Any
 
@@ -18,7 +19,7 @@ from games.engines.texts import text
 
 from . import animals as animal_rules
 from . import board as B
-from . import effects
+from . import board_memo, effects
 from .data import (
     LOOT,
     ROUND_CARDS,
@@ -140,6 +141,49 @@ def copy_state(state: State) -> State:
     return new
 
 
+class _Sharing(threading.local):
+    #: ids of the player dicts that the state being changed shares with the state it was copied
+    #: from (apply_copy): player_to_change copies such a player before anything changes it.
+    players: frozenset[int] = frozenset()
+
+
+_sharing = _Sharing()
+
+
+def player_to_change(state: State, seat: int) -> dict[str, Any]:
+    """Seat `seat`'s player, its own to change: a player shared with the state this one was
+    copied from is copied first. Everything that changes a player fetches it through here."""
+    p = state["players"][seat]
+    shared = _sharing.players
+    if shared and id(p) in shared:
+        p = state["players"][seat] = _copy_player(p)
+    return p
+
+
+@board_memo.scoped
+def apply_copy(state: State, seat: int, action: dict[str, Any]) -> State:
+    """`action` (already checked) applied to a copy of `state`, run to the next decision. Only
+    the players that change are copied: most actions change one player's goods, and the copy of
+    the other players' counts and dwarfs was a good part of every action's cost."""
+    if state.keys() <= STATE_FIELDS:
+        # The players are changed only through player_to_change, which copies a shared one
+        # first; the log, the built tiles and the round's facts are only ever replaced (log,
+        # build_tile, round_start); the spaces are replaced one by one (set_space) in a new dict.
+        new = dict(state)
+        new["players"] = list(state["players"])
+        new["spaces"] = dict(state["spaces"])
+        new["stack"] = deep_copy(state["stack"])  # tasks change in place
+        _sharing.players = frozenset(map(id, new["players"]))
+    else:
+        new = fast_copy(state)
+    try:
+        apply_action(new, seat, action)
+        run(new, seat)
+    finally:
+        _sharing.players = frozenset()
+    return new
+
+
 def cells_to_change(p: dict[str, Any]) -> list[dict[str, Any]]:
     """The player's cells, new, for changing: cells are never changed in place (a copy of the
     state shares them), the whole board is replaced instead."""
@@ -250,7 +294,11 @@ def node_at(state: State, src: str, path: list[int]) -> dict[str, Any]:
 
 
 def has(p: dict[str, Any], cost: dict[str, int]) -> bool:
-    return all(p["supply"].get(g, 0) >= v for g, v in cost.items())
+    supply = p["supply"]
+    for g, v in cost.items():  # noqa: SIM110 - asked for every cost of every space: no generator
+        if supply.get(g, 0) < v:
+            return False
+    return True
 
 
 def pay(p: dict[str, Any], cost: dict[str, int]) -> None:
@@ -261,7 +309,9 @@ def pay(p: dict[str, Any], cost: dict[str, int]) -> None:
 
 
 def gain(state: State, seat: int, goods: dict[str, int]) -> None:
-    p = state["players"][seat]
+    if not goods:  # nothing to receive, nor anything a tile gives for it
+        return
+    p = player_to_change(state, seat)
     for g, v in goods.items():
         if g in ANIMALS:
             p["animals"][g] += v
@@ -279,8 +329,38 @@ def animals_fit(p: dict[str, Any]) -> bool:
     return animal_rules.fits(p["cells"], dwarfs_in_play(p), p["animals"])
 
 
+def _board_fact(cells: list[dict[str, Any]], name: str, work: Any) -> Any:
+    """`work(cells)`, kept with the board's facts (see board_memo): never change it."""
+    known = board_memo.facts(cells)
+    value = known.get(name, _UNKNOWN)
+    if value is _UNKNOWN:
+        value = known[name] = work(cells)
+    return value
+
+
+_UNKNOWN = object()
+
+
 def can_grow(p: dict[str, Any]) -> bool:
-    return len(p["dwarfs"]) < B.family_limit(p["cells"])
+    return len(p["dwarfs"]) < _board_fact(p["cells"], "family_limit", B.family_limit)
+
+
+def empty_fields(p: dict[str, Any]) -> list[int]:
+    """The player's unsown fields (shared with the engine call's board facts: do not change)."""
+    return _board_fact(p["cells"], "empty_fields", B.empty_fields)
+
+
+_BUILD_SPOTS = {
+    "small": B.small_pasture_spots,
+    "large": B.large_pasture_spots,
+    "stable": B.stable_spots,
+}
+
+
+def build_spots(p: dict[str, Any], what: str) -> list[Any]:
+    """Where a small or large pasture or a stable may go (shared with the engine call's board
+    facts: do not change)."""
+    return _board_fact(p["cells"], what + "_spots", _BUILD_SPOTS[what])
 
 
 def available_dwarfs(p: dict[str, Any]) -> list[int]:
@@ -294,64 +374,141 @@ def default_dwarf(p: dict[str, Any]) -> int | None:
     return min(free, key=lambda i: (p["dwarfs"][i]["w"], i))
 
 
+def _ore_mines(cells: list[dict[str, Any]]) -> int:
+    return B.count_kind(cells, "ore_mine")
+
+
+def _ruby_mines(cells: list[dict[str, Any]]) -> int:
+    return B.count_kind(cells, "ruby_mine")
+
+
 def ore_mines(p: dict[str, Any]) -> int:
-    return B.count_kind(p["cells"], "ore_mine")
+    return _board_fact(p["cells"], "ore_mines", _ore_mines)
 
 
 def ruby_mines(p: dict[str, Any]) -> int:
-    return B.count_kind(p["cells"], "ruby_mine")
+    return _board_fact(p["cells"], "ruby_mines", _ruby_mines)
 
 
 def tile_available(state: State, tile: str) -> bool:
     return not TILES[tile]["unique"] or tile not in state["built"]
 
 
+#: Tile effects that change what a furnishing tile costs (effects.tile_cost, effects.payments).
+PRICE_TILES = ("carpenter", "stone_carver", "builder")
+#: Every way to pay for a tile, by (tile, printed or given cost, PRICE_TILES owned): costs are
+#: facts, so the prices are worked out once.
+_PRICES: dict[tuple, tuple[tuple[list[str], dict[str, int]], ...]] = {}
+#: The tiles of a furnishing scope with what is asked of each, by (scope, cost, PRICE_TILES
+#: owned): (tile, unique, an overbuild tile, the ways to pay).
+_FURNISH_TABLES: dict[tuple, tuple[tuple[str, bool, bool, tuple], ...]] = {}
+
+
+def _cost_key(cost: dict | None) -> Any:
+    return None if cost is None else tuple(cost.items())
+
+
+def _prices(tile: str, cost: dict | None, mine: frozenset[str] | set[str]
+            ) -> tuple[tuple[list[str], dict[str, int]], ...]:
+    """Every way to pay for `tile` with the owned tiles `mine`, affordable or not."""
+    flags = tuple(t in mine for t in PRICE_TILES)
+    key = (tile, _cost_key(cost), flags)
+    known = _PRICES.get(key)
+    if known is None:
+        base = cost if cost is not None else TILES[tile]["cost"]
+        price = effects.tile_cost({}, 0, tile, base, mine)
+        known = _PRICES[key] = tuple(effects.payments({}, 0, price, mine))
+    return known
+
+
 def furnish_payments(
     state: State, seat: int, tile: str, cost: dict | None, mine: set[str] | None = None
 ) -> list[tuple[list[str], dict[str, int]]]:
-    """The affordable ways to pay for `tile` (several only with the Builder)."""
+    """The affordable ways to pay for `tile` (several only with the Builder). The lists and
+    payments are shared facts: read them, do not change them."""
     p = state["players"][seat]
     if mine is None:
         mine = effects.owned(p)
-    base = cost if cost is not None else TILES[tile]["cost"]
-    price = effects.tile_cost(state, seat, tile, base, mine)
-    return [(subs, pay) for subs, pay in effects.payments(state, seat, price, mine) if has(p, pay)]
+    return [(subs, pay) for subs, pay in _prices(tile, cost, mine) if has(p, pay)]
 
 
 def furnish_options(state: State, seat: int, scope: str, cost: dict | None) -> list[str]:
     return list(_furnishable(state, seat, scope, cost))
 
 
-def _furnishable(state: State, seat: int, scope: str, cost: dict | None) -> Iterator[str]:
+def _furnish_table(scope: str, cost: dict | None, mine: frozenset[str] | set[str]
+                   ) -> tuple[tuple[str, bool, bool, tuple], ...]:
+    key = (scope, _cost_key(cost), tuple(t in mine for t in PRICE_TILES))
+    table = _FURNISH_TABLES.get(key)
+    if table is None:
+        table = _FURNISH_TABLES[key] = tuple(
+            (tile, TILES[tile]["unique"], tile in effects.OVERBUILD,
+             tuple(pay for _subs, pay in _prices(tile, cost, mine)))
+            for tile in SCOPES[scope]
+        )
+    return table
+
+
+def _furnish_room(p: dict[str, Any], mine: frozenset[str] | set[str]) -> bool:
+    known = board_memo.facts(p["cells"])
+    room = known.get("furnish_room")
+    if room is None:
+        room = known["furnish_room"] = bool(effects.furnish_spots(p, "dwelling", mine))
+    return room
+
+
+def _furnishable(state: State, seat: int, scope: str, cost: dict | None,
+                 only: str | None = None) -> Iterator[str]:
     """The tiles of `scope` the seat can furnish now, in order (lazily: a feasibility check
-    stops at the first)."""
+    stops at the first); with `only`, that tile if it is one of them."""
     p = state["players"][seat]
     mine = effects.owned(p)
-    room = bool(effects.furnish_spots(p, "dwelling", mine))
+    room = _furnish_room(p, mine)
     overbuild = any(t in mine for t in effects.OVERBUILD)
     if not room and not overbuild:
         return
-    for tile in SCOPES[scope]:
-        if not tile_available(state, tile):
+    built = state["built"]
+    for tile, unique, overbuilds, pays in _furnish_table(scope, cost, mine):
+        if only is not None and tile != only:
             continue
-        if tile in effects.OVERBUILD and overbuild:
+        if unique and tile in built:
+            continue
+        if overbuilds and overbuild:
             if not effects.furnish_spots(p, tile, mine):
                 continue
         elif not room:
             continue
-        if furnish_payments(state, seat, tile, cost, mine):
-            yield tile
+        for pay in pays:
+            if has(p, pay):
+                yield tile
+                break
 
 
 def tile_spots(p: dict[str, Any], tile: str, on: str | None = None) -> list[list[Any]]:
     """Every legal placement of a landscape tile as lists of cell indices (first = first half).
-    With the Office room a twin may overhang the board: its off-board half is an (x, y) tuple."""
-    return list(_iter_tile_spots(p, tile, on))
+    With the Office room a twin may overhang the board: its off-board half is an (x, y) tuple.
+    The placements are shared with the engine call's board facts: read them, do not change them."""
+    known = board_memo.facts(p["cells"])
+    key = ("spots", tile, on)
+    spots = known.get(key)
+    if spots is None:
+        spots = known[key] = list(_iter_tile_spots(p, tile, on))
+    return list(spots)
 
 
 def has_tile_spot(p: dict[str, Any], tile: str, on: str | None = None) -> bool:
     """Whether tile_spots(p, tile, on) is not empty: the search stops at the first spot."""
-    return next(_iter_tile_spots(p, tile, on), None) is not None
+    known = board_memo.facts(p["cells"])
+    key = ("spot", tile, on)
+    found = known.get(key)
+    if found is None:
+        spots = known.get(("spots", tile, on))
+        if spots is not None:
+            found = bool(spots)
+        else:
+            found = next(_iter_tile_spots(p, tile, on), None) is not None
+        known[key] = found
+    return found
 
 
 def _iter_tile_spots(p: dict[str, Any], tile: str, on: str | None) -> Iterator[list[Any]]:
@@ -398,7 +555,7 @@ def xy_spot(at: list[int]) -> Any:
 
 
 def place_tile(state: State, seat: int, tile: str, spots: list[Any]) -> None:
-    p = state["players"][seat]
+    p = player_to_change(state, seat)
     cells = cells_to_change(p)
     gains: dict[str, int] = {}
     kinds = {
@@ -422,7 +579,7 @@ def place_tile(state: State, seat: int, tile: str, spots: list[Any]) -> None:
 
 def sow_options(p: dict[str, Any], task: dict[str, Any]) -> list[dict[str, Any]]:
     out = []
-    fields = B.empty_fields(p["cells"])
+    fields = empty_fields(p)
     for crop, key in (("grain", "g"), ("vegetable", "v")):
         if task[key] > 0 and p["supply"][crop] > 0:
             out.extend({"type": "sow", "crop": crop, "at": B.xy(i)} for i in fields)
@@ -458,91 +615,173 @@ def breed_sets(p: dict[str, Any], max_types: int) -> list[list[str]]:
 
 def imitation_targets(state: State, seat: int, dwarf: int) -> list[str]:
     out = []
+    spaces = state["spaces"]
+    checks = space_checks(state)
+    p = state["players"][seat]
     for sid in state["order"]:
-        space = state["spaces"][sid]
-        occ = space["occ"]
+        occ = spaces[sid]["occ"]
         if occ is None or occ == seat or sid in STARTING_PLAYER_SPACES or sid in IMITATION_SPACES:
             continue
-        if feasible(state, seat, dwarf, sid, space_actions(state, sid), True):
+        if checks[sid](state, seat, p, dwarf, sid, True):
             out.append(sid)
     return out
 
 
 def feasible(state: State, seat: int, dwarf: int, src: str, node: dict, imit: bool) -> bool:
     """Whether `seat` can carry out at least one part of `node` (RULES.md section 5)."""
-    p = state["players"][seat]
+    return checker(node)(state, seat, state["players"][seat], dwarf, src, imit)
+
+
+#: A feasibility check: (state, seat, player, dwarf, source space, imitating) -> bool.
+Check = Callable[[State, int, dict[str, Any], Any, str, bool], bool]
+#: The check of each action node, made once: the nodes are the facts' own dicts (kept here with
+#: their check, so that no other dict takes their id).
+_CHECKS: dict[int, tuple[dict, Check]] = {}
+
+
+def checker(node: dict) -> Check:
+    """The feasibility check of `node` (see feasible), its tree walked once instead of at every
+    space of every placement."""
+    known = _CHECKS.get(id(node))
+    if known is not None and known[0] is node:
+        return known[1]
+    if len(_CHECKS) > 4096:  # nodes made on the fly (not the facts'): keep the table small
+        _CHECKS.clear()
+    check = _compile_check(node)
+    _CHECKS[id(node)] = (node, check)
+    return check
+
+
+def _compile_check(node: dict) -> Check:
     op = node.get("op")
-    if op is not None:  # plain loops below: this runs for every space at every placement
-        items = node["items"]
-        if op == "and_then":
-            return feasible(state, seat, dwarf, src, items[0], imit)
-        if op == "all":
-            for i in items:
-                if i.get("act") == "place_tile":
-                    # Goods printed beside a tile come with the tile (Ore mine construction's
-                    # 3 ore, the deep-tunnel ruby, Extension, Small-scale drift mining per the
-                    # seed).
-                    return feasible(state, seat, dwarf, src, i, imit)
-            if any(i.get("act") == "pay" for i in items):
-                for i in items:
-                    if i.get("act") == "pay" and not feasible(state, seat, dwarf, src, i, imit):
+    if op is None:
+        return _leaf_check(node)
+    items = node["items"]
+    if op == "and_then":
+        return checker(items[0])
+    if op == "all":
+        for i in items:
+            if i.get("act") == "place_tile":
+                # Goods printed beside a tile come with the tile (Ore mine construction's 3 ore,
+                # the deep-tunnel ruby, Extension, Small-scale drift mining per the seed).
+                return checker(i)
+        if any(i.get("act") == "pay" for i in items):
+            costs = tuple(checker(i) for i in items if i.get("act") == "pay")
+            gains = tuple(checker(i) for i in items if i.get("act") != "pay")
+
+            def paid_for(state: State, seat: int, p: dict, dwarf: Any, src: str, imit: bool
+                         ) -> bool:
+                for check in costs:
+                    if not check(state, seat, p, dwarf, src, imit):
                         return False
-                for i in items:
-                    if i.get("act") != "pay" and feasible(state, seat, dwarf, src, i, imit):
+                for check in gains:  # noqa: SIM110 - plain loop: no generator per check
+                    if check(state, seat, p, dwarf, src, imit):
                         return True
                 return False
-        for i in items:  # noqa: SIM110
-            if feasible(state, seat, dwarf, src, i, imit):
+
+            return paid_for
+    parts = tuple(checker(i) for i in items)
+
+    def any_part(state: State, seat: int, p: dict, dwarf: Any, src: str, imit: bool) -> bool:
+        for check in parts:  # noqa: SIM110 - plain loop: no generator per check
+            if check(state, seat, p, dwarf, src, imit):
                 return True
         return False
+
+    return any_part
+
+
+#: The feasibility check of every action space's tree, for legacy states and for the others.
+_SPACE_CHECKS: dict[bool, dict[str, Check]] = {}
+
+
+def space_checks(state: State) -> dict[str, Check]:
+    """The check of space_actions(state, sid) for every space `sid`."""
+    legacy = is_legacy(state)
+    checks = _SPACE_CHECKS.get(legacy)
+    if checks is None:
+        checks = _SPACE_CHECKS[legacy] = {
+            sid: checker(SPACE_ACTIONS_V4[sid] if sid in SPACE_ACTIONS_V4 and not legacy
+                         else SPACES[sid]["actions"])
+            for sid in SPACES
+        }
+    return checks
+
+
+def _always(state: State, seat: int, p: dict, dwarf: Any, src: str, imit: bool) -> bool:
+    return True
+
+
+def _weapon(p: dict[str, Any], dwarf: Any) -> int:
+    return p["dwarfs"][dwarf]["w"] if dwarf is not None else 0
+
+
+def _leaf_check(node: dict) -> Check:
     act = node["act"]
-    w = p["dwarfs"][dwarf]["w"] if dwarf is not None else 0
+    if act in ("gain", "become_starting_player", "all_weapons_plus_one_after_expedition"):
+        return _always
     if act == "take_accumulated":
-        return not imit and any(state["spaces"][src]["goods"].values())
-    if act == "gain":
-        return True
+        return lambda state, seat, p, dwarf, src, imit: (
+            not imit and any(state["spaces"][src]["goods"].values()))
     if act == "gain_if":
-        return ruby_mines(p) >= node["condition"]["ruby_mines_at_least"]
+        least = node["condition"]["ruby_mines_at_least"]
+        return lambda state, seat, p, dwarf, src, imit: ruby_mines(p) >= least
     if act == "gain_per":
-        return ore_mines(p) > 0
-    if act == "pay":
-        return has(p, node["goods"])
+        return lambda state, seat, p, dwarf, src, imit: ore_mines(p) > 0
+    if act == "pay" or act == "exchange":
+        cost = node["goods"] if act == "pay" else node["pay"]
+        return lambda state, seat, p, dwarf, src, imit: has(p, cost)
     if act == "place_tile":
-        return any(has_tile_spot(p, t, node.get("on")) for t in node["tiles"])
+        tiles, on = tuple(node["tiles"]), node.get("on")
+
+        def place_tile(state: State, seat: int, p: dict, dwarf: Any, src: str, imit: bool
+                       ) -> bool:
+            for t in tiles:  # noqa: SIM110 - plain loop: no generator per check
+                if has_tile_spot(p, t, on):
+                    return True
+            return False
+
+        return place_tile
     if act == "furnish":
-        return next(_furnishable(state, seat, node["scope"], node.get("cost")), None) is not None
+        scope, cost = node["scope"], node.get("cost")
+        return lambda state, seat, p, dwarf, src, imit: (
+            next(_furnishable(state, seat, scope, cost), None) is not None)
     if act == "family_growth":
-        return can_grow(p)
+        return lambda state, seat, p, dwarf, src, imit: can_grow(p)
     if act == "sow":
-        return bool(B.empty_fields(p["cells"])) and (
-            p["supply"]["grain"] > 0 or p["supply"]["vegetable"] > 0
-        )
-    if act == "build_small_pasture":
-        cost = effects.build_cost(state, seat, "small", node["cost"])
-        return bool(B.small_pasture_spots(p["cells"])) and has(p, cost)
-    if act == "build_large_pasture":
-        cost = effects.build_cost(state, seat, "large", node["cost"])
-        return bool(B.large_pasture_spots(p["cells"])) and has(p, cost)
-    if act == "build_stable":
-        cost = effects.build_cost(state, seat, "stable", node["cost"])
-        return p["stables"] > 0 and has(p, cost) and bool(B.stable_spots(p["cells"]))
+        return lambda state, seat, p, dwarf, src, imit: bool(empty_fields(p)) and (
+            p["supply"]["grain"] > 0 or p["supply"]["vegetable"] > 0)
+    if act in ("build_small_pasture", "build_large_pasture", "build_stable"):
+        what = {"build_small_pasture": "small", "build_large_pasture": "large",
+                "build_stable": "stable"}[act]
+        base = node["cost"]
+
+        def build(state: State, seat: int, p: dict, dwarf: Any, src: str, imit: bool) -> bool:
+            cost = effects.build_cost(state, seat, what, base)
+            if what == "stable":
+                return p["stables"] > 0 and has(p, cost) and bool(build_spots(p, what))
+            return bool(build_spots(p, what)) and has(p, cost)
+
+        return build
     if act == "forge_weapon":
-        return w == 0 and p["supply"]["ore"] + effects.forge_discount(state, seat) >= 1
+        return lambda state, seat, p, dwarf, src, imit: (
+            _weapon(p, dwarf) == 0
+            and p["supply"]["ore"] + effects.forge_discount(state, seat) >= 1)
     if act == "expedition":
-        return w > 0
-    if act == "become_starting_player":
-        return True
+        return lambda state, seat, p, dwarf, src, imit: _weapon(p, dwarf) > 0
     if act == "imitate":
-        return bool(imitation_targets(state, seat, dwarf))
-    if act == "exchange":
-        return has(p, node["pay"])
+        return lambda state, seat, p, dwarf, src, imit: bool(
+            imitation_targets(state, seat, dwarf))
     if act == "weekly_market_buy":
-        return p["supply"]["gold"] >= 1
+        return lambda state, seat, p, dwarf, src, imit: p["supply"]["gold"] >= 1
     if act == "breed":
-        return bool(breed_sets(p, node["max_types"]))
-    if act == "all_weapons_plus_one_after_expedition":
-        return True
-    raise ValueError(act)
+        max_types = node["max_types"]
+        return lambda state, seat, p, dwarf, src, imit: bool(breed_sets(p, max_types))
+
+    def unknown(state: State, seat: int, p: dict, dwarf: Any, src: str, imit: bool) -> bool:
+        raise ValueError(act)
+
+    return unknown
 
 
 #: The space on which the Guest room's "and/or" counts only once per game (from version 4).
@@ -561,27 +800,36 @@ def guest_room_applies(state: State, task: dict[str, Any]) -> bool:
     return not state["players"][seat].get("guest_room_extension") or len(task["taken"]) > 1
 
 
-def frame_candidates(state: State, task: dict[str, Any]) -> list[int]:
+def frame_candidates(state: State, task: dict[str, Any], only: int | None = None) -> list[int]:
+    """The parts of the frame `task` that may be taken now; with `only`, that part if it may
+    (the list's part holding it)."""
     node = node_at(state, task["src"], task["path"])
     op = node["op"]
     taken = task["taken"]
     items = node["items"]
     if op == "either_or" and guest_room_applies(state, task):
         op = "and_or"
+    seat, dwarf, src, imit = task["seat"], task["d"], task["src"], task["imit"]
+    p = state["players"][seat]
 
     def ok(k: int) -> bool:
-        return feasible(state, task["seat"], task["d"], task["src"], items[k], task["imit"])
+        return checker(items[k])(state, seat, p, dwarf, src, imit)
+
+    def parts(start: int) -> range:
+        if only is None:
+            return range(start, len(items))
+        return range(only, only + 1) if start <= only < len(items) else range(0)
 
     if op == "and_or":
-        return [k for k in range(len(items)) if k not in taken and ok(k)]
+        return [k for k in parts(0) if k not in taken and ok(k)]
     if op == "and_then_or":
         last = max(taken, default=-1)
-        return [k for k in range(last + 1, len(items)) if ok(k)]
+        return [k for k in parts(last + 1) if ok(k)]
     if op == "either_or":
-        return [] if taken else [k for k in range(len(items)) if ok(k)]
+        return [] if taken else [k for k in parts(0) if ok(k)]
     if op == "and_then":
         nxt = len(taken)
-        return [nxt] if nxt < len(items) and ok(nxt) else []
+        return [nxt] if nxt < len(items) and (only is None or only == nxt) and ok(nxt) else []
     raise ValueError(op)
 
 
@@ -601,16 +849,17 @@ def push_node(state: State, seat: int, dwarf: int, src: str, path: list[int], im
 
 
 def log(state: State, text: str) -> None:
-    state["log"].append(text)
-    if len(state["log"]) > 40:
-        del state["log"][0]
+    # Replaced, never changed in place: a state made by apply_copy shares the previous log.
+    entries = state["log"] = [*state["log"], text]
+    if len(entries) > 40:
+        del entries[0]
 
 
 def exec_act(state: State, task: dict[str, Any]) -> None:
     """An automatic leaf: carry it out, or push the decision it needs."""
     seat, src, imit = task["seat"], task["src"], task["imit"]
     node = node_at(state, src, task["path"])
-    p = state["players"][seat]
+    p = player_to_change(state, seat)
     act = node["act"]
     if not feasible(state, seat, task["d"], src, node, imit) and act != "gain":
         return  # a part of an "all" group that cannot be done (e.g. no room for the tile)
@@ -719,7 +968,7 @@ def loot_options(state: State, task: dict[str, Any]) -> list[str]:
 
 
 def finish_expedition(state: State, task: dict[str, Any]) -> None:
-    p = state["players"][task["seat"]]
+    p = player_to_change(state, task["seat"])
     dwarf = p["dwarfs"][task["d"]]
     dwarf["w"] = min(MAX_WEAPON, dwarf["w"] + 1)
     if task["plus"]:
@@ -736,6 +985,9 @@ def round_start(state: State, task: dict[str, Any]) -> None:
     r = rounds[rounds.index(state["round"]) + 1] if state["round"] else rounds[0]
     state["round"] = r
     state["phase"] = "start"
+    # The round's facts change: new containers (a state made by apply_copy shares them).
+    state["order"], state["cards"] = list(state["order"]), list(state["cards"])
+    state["revealed"], state["harvest"] = dict(state["revealed"]), dict(state["harvest"])
     card = state["deck"][str(r)]
     if card:
         state["spaces"][card] = {"goods": {}, "occ": None}
@@ -782,6 +1034,8 @@ def replenish(state: State, task: dict[str, Any]) -> None:
         set_space(state, sid, goods=goods)
     for seat in range(state["n"]):
         gains: dict[str, int] = {}
+        if "deliveries" in state["players"][seat]:  # changed by the suppliers' deliveries
+            player_to_change(state, seat)
         effects.on_round_start(state, seat, gains)
         gain(state, seat, gains)
 
@@ -820,14 +1074,15 @@ def end_work(state: State) -> None:
 
 
 def field_phase(state: State, task: dict[str, Any]) -> None:
-    for p in state["players"]:
+    for seat, p in enumerate(state["players"]):
         if p["skip"] == "field":
             continue
         if not any(c["k"] == "field" and c.get("n") for c in p["cells"]):
             continue
-        for c in cells_to_change(p):
+        harvester = player_to_change(state, seat)
+        for c in cells_to_change(harvester):
             if c["k"] == "field" and c.get("n"):
-                p["supply"][c["crop"]] += 1
+                harvester["supply"][c["crop"]] += 1
                 c["n"] -= 1
                 if c["n"] == 0:
                     c["crop"] = None
@@ -854,6 +1109,7 @@ def breed_auto(state: State, task: dict[str, Any]) -> None:
         return
     sets = breed_sets(p, 4)
     if len(sets) == 1:
+        p = player_to_change(state, seat)
         for t in sets[0]:
             p["animals"][t] += 1
         log(state, f"Seat {seat} bred {', '.join(sets[0])}.")
@@ -865,7 +1121,8 @@ def breed_auto(state: State, task: dict[str, Any]) -> None:
 def round_end(state: State, task: dict[str, Any]) -> None:
     for sid in state["order"]:
         set_space(state, sid, occ=None)
-    for p in state["players"]:
+    for seat in range(len(state["players"])):
+        p = player_to_change(state, seat)
         p["skip"] = None
         for d in p["dwarfs"]:
             d["at"] = None
@@ -970,11 +1227,32 @@ def settle(state: State, task: dict[str, Any]) -> bool:
             build_tile(state, task["seat"], task["tile"], caverns[0])
             return True
     elif t in ("tile", "build", "furnish", "forge", "exchange", "imitate", "breed_pick") and (
-        not decision_actions(state, task)
+        not has_decision_actions(state, task)
     ):
         stack.pop()
         return True
     return False
+
+
+def has_decision_actions(state: State, task: dict[str, Any]) -> bool:
+    """Whether decision_actions(state, task) is not empty, for the decisions that settle drops
+    when it is: asked after every step, answered without listing the actions."""
+    t = task["t"]
+    seat = task["seat"]
+    p = state["players"][seat]
+    if t == "tile":
+        on = task.get("on")
+        return any(has_tile_spot(p, tile, on) for tile in task["tiles"])
+    if t == "furnish":
+        return next(_furnishable(state, seat, task["scope"], task["cost"]), None) is not None
+    if t == "build":
+        cost = effects.build_cost(state, seat, task["what"], task["cost"])
+        if not has(p, cost) or (task["what"] == "stable" and p["stables"] <= 0):
+            return False
+        return bool(build_spots(p, task["what"]))
+    if t == "imitate":
+        return bool(imitation_targets(state, seat, task["d"]))
+    return bool(decision_actions(state, task))
 
 
 def run(state: State, actor: int | None = None) -> None:
@@ -1020,7 +1298,7 @@ def overflow_check(state: State, seat: int) -> bool:
 
 
 def build_tile(state: State, seat: int, tile: str, cell: int) -> None:
-    p = state["players"][seat]
+    p = player_to_change(state, seat)
     target = cells_to_change(p)[cell]
     if target["k"] == "room":
         target["under"] = target["tile"]  # Trader / Spare part storage: the covered one is void
@@ -1029,7 +1307,7 @@ def build_tile(state: State, seat: int, tile: str, cell: int) -> None:
     target["k"] = "room"
     target["tile"] = tile
     if TILES[tile]["unique"]:
-        state["built"].append(tile)
+        state["built"] = [*state["built"], tile]  # replaced: see apply_copy
     log(state, f"Seat {seat} furnished {TILES[tile]['name']}.")
     gains: dict[str, int] = {}
     effects.on_build(state, seat, tile, cell, gains)
@@ -1075,14 +1353,18 @@ def trade_actions(state: State, seat: int) -> list[dict[str, Any]]:
 
 def placements(state: State, seat: int, dwarf: int) -> list[str]:
     out = []
+    spaces = state["spaces"]
+    checks = space_checks(state)
+    p = state["players"][seat]
     for sid in state["order"]:
-        if state["spaces"][sid]["occ"] is not None:
+        if spaces[sid]["occ"] is not None:
             continue
-        if feasible(state, seat, dwarf, sid, space_actions(state, sid), False):
+        if checks[sid](state, seat, p, dwarf, sid, False):
             out.append(sid)
     return out
 
 
+@board_memo.scoped
 def decision_actions(state: State, task: dict[str, Any]) -> list[dict[str, Any]]:
     """The legal actions of the decision `task`, trades excluded."""
     t = task["t"]
@@ -1116,14 +1398,7 @@ def decision_actions(state: State, task: dict[str, Any]) -> list[dict[str, Any]]
             for spots in tile_spots(p, tile, task.get("on"))
         ]
     if t == "furnish":
-        out = []
-        for tile in furnish_options(state, seat, task["scope"], task["cost"]):
-            for subs, _pay in furnish_payments(state, seat, tile, task["cost"]):
-                action: dict[str, Any] = {"type": "furnish", "tile": tile}
-                if subs:
-                    action["ore_for"] = subs
-                out.append(action)
-        return out
+        return furnish_actions(state, task)
     if t == "furnish_at":
         return [
             {"type": "furnish_at", "at": B.xy(i)} for i in effects.furnish_spots(p, task["tile"])
@@ -1138,13 +1413,13 @@ def decision_actions(state: State, task: dict[str, Any]) -> list[dict[str, Any]]
         if not has(p, cost) or (task["what"] == "stable" and p["stables"] <= 0):
             return []
         if task["what"] == "small":
-            return [{"type": "build", "at": [B.xy(i)]} for i in B.small_pasture_spots(p["cells"])]
+            return [{"type": "build", "at": [B.xy(i)]} for i in build_spots(p, "small")]
         if task["what"] == "large":
             return [
                 {"type": "build", "at": [B.xy(a), B.xy(b)]}
-                for a, b in B.large_pasture_spots(p["cells"])
+                for a, b in build_spots(p, "large")
             ]
-        return [{"type": "build", "at": [B.xy(i)]} for i in B.stable_spots(p["cells"])]
+        return [{"type": "build", "at": [B.xy(i)]} for i in build_spots(p, "stable")]
     if t == "forge":
         top = min(
             8 + effects.forge_discount(state, seat),
@@ -1202,9 +1477,24 @@ def decision_actions(state: State, task: dict[str, Any]) -> list[dict[str, Any]]
     raise ValueError(t)  # pragma: no cover
 
 
+def furnish_actions(state: State, task: dict[str, Any], only: str | None = None
+                    ) -> list[dict[str, Any]]:
+    """The actions of the furnish decision `task`; with `only`, those furnishing that tile."""
+    seat = task["seat"]
+    out: list[dict[str, Any]] = []
+    for tile in _furnishable(state, seat, task["scope"], task["cost"], only):
+        for subs, _pay in furnish_payments(state, seat, tile, task["cost"]):
+            action: dict[str, Any] = {"type": "furnish", "tile": tile}
+            if subs:
+                action["ore_for"] = list(subs)
+            out.append(action)
+    return out
+
+
 TRADING_DECISIONS = ("turn", "frame", "feed", "expedition", "sow", "final_trades")
 
 
+@board_memo.scoped
 def legal_actions(state: State, seat: int) -> list[dict[str, Any]]:
     if state["phase"] == "over" or not state["stack"]:
         return []
@@ -1234,10 +1524,32 @@ def actions_like(state: State, seat: int, action: Any) -> list[dict[str, Any]]:
     if type(kind) is not str:  # no legal action's type: any part of the list refuses it
         kind = None
     t = task["t"]
+    if t == "tile" and kind == "tile":
+        tile = action.get("tile")
+        if type(tile) is not str:
+            return []
+        p = state["players"][seat]
+        return [
+            {"type": "tile", "tile": tile, "at": [spot_xy(i) for i in spots]}
+            for listed in task["tiles"] if listed == tile
+            for spots in tile_spots(p, tile, task.get("on"))
+        ]
+    if t == "furnish" and kind == "furnish":
+        tile = action.get("tile")
+        if type(tile) is not str:
+            return []
+        return furnish_actions(state, task, only=tile)
     if t not in TRADING_DECISIONS:
         return decision_actions(state, task)
     if kind in TRADE_TYPES:
         return trade_actions(state, seat)
+    if t == "frame" and kind == "part":
+        index = action.get("index")
+        if type(index) is not int:
+            return []
+        return [{"type": "part", "index": k} for k in frame_candidates(state, task, index)]
+    if t == "frame" and kind == "done":
+        return [{"type": "done"}] if task["taken"] else []
     if t == "turn" and kind == "place":
         sid = action.get("space")
         if type(sid) is not str or sid not in state["spaces"] or sid not in state["order"]:
@@ -1255,7 +1567,7 @@ def actions_like(state: State, seat: int, action: Any) -> list[dict[str, Any]]:
 
 
 def apply_trade(state: State, seat: int, action: dict[str, Any]) -> None:
-    p = state["players"][seat]
+    p = player_to_change(state, seat)
     sup, ani = p["supply"], p["animals"]
     kind = action["type"]
     if kind == "convert":
@@ -1299,7 +1611,7 @@ def apply_action(state: State, seat: int, action: dict[str, Any]) -> None:
     stack = state["stack"]
     task = stack[-1]
     kind = action["type"]
-    p = state["players"][seat]
+    p = player_to_change(state, seat)
     if kind in ("convert", "ruby_trade", "ruby_tile", "release", "tile_trade"):
         apply_trade(state, seat, action)
     elif kind == "reorder":

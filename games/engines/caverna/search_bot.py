@@ -14,7 +14,7 @@ from typing import Any
 from games.engines.base import SeededRandom
 from games.engines.search import SearchAdapter
 
-from . import bot
+from . import board_memo, bot
 from . import rules as R
 from .data import ROUND_CARDS
 
@@ -86,6 +86,7 @@ def candidates(state: State, seat: int, legal: list[dict[str, Any]]) -> list[dic
     return out
 
 
+@board_memo.scoped
 def _step(engine: Any, state: State, seat: int, action: dict[str, Any]) -> State:
     R.apply_action(state, seat, action)
     R.run(state, seat)
