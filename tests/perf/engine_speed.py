@@ -12,17 +12,17 @@ with the new one.
 from __future__ import annotations
 
 import cProfile
-import importlib
 import pstats
 import sys
 import time
 
+from games.engines.registry import get_engine
 from tests.perf.engine_play import random_game
 
 
 def main(argv: list[str]) -> None:
     slug, num_players, games = argv[0], int(argv[1]), int(argv[2])
-    engine = importlib.import_module(f"games.engines.{slug}").engine
+    engine = get_engine(slug)
     profile = cProfile.Profile() if "--profile" in argv else None
     if profile:
         profile.enable()
