@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import logging
 import time
 from datetime import datetime
 from typing import Any
@@ -289,16 +290,21 @@ def game_event_announce(*, game_id: int, kind: str, seats: list[int]) -> None:
         game_event.send(sender=Game, game_id=game_id, kind=kind, seats=seats)
 
 
+#: One line per bot move (INFO): where its time went, for the bot latency table
+#: (tests/perf/bot_latency.py) and for the worker's log.
+bot_logger = logging.getLogger("games.bots")
+
 #: One bot-moves task plays for at most this long, well inside CELERY_TASK_SOFT_TIME_LIMIT.
 BOT_MOVES_BATCH_SECONDS = 60
 
 
-def _bot_move(engine: Engine, game: Game, seat: Seat) -> dict:
+def _bot_move(engine: Engine, game: Game, seat: Seat, stats: dict[str, Any] | None = None
+              ) -> dict:
     """The move of the bot playing `seat`, at the seat's level (the search bot sees only what
     the seat sees and stops within BOT_SEARCH_MAX_SECONDS of CPU). Runs in Celery tasks only."""
     return bots.bot_move(engine, game.state, seat.number, seat.bot_level,
                          rollouts=settings.BOT_SEARCH_ROLLOUTS,
-                         max_seconds=settings.BOT_SEARCH_MAX_SECONDS)
+                         max_seconds=settings.BOT_SEARCH_MAX_SECONDS, stats=stats)
 
 
 def game_bot_moves_play(*, game_id: int, expected_version: int, limit: int = 500) -> int:
@@ -323,8 +329,12 @@ def game_bot_moves_play(*, game_id: int, expected_version: int, limit: int = 500
         bot_seat = game.seats.filter(is_bot=True, number__in=active).order_by("number").first()
         if bot_seat is None:
             break
+        stats: dict[str, Any] = {}
+        thought_at, thought_cpu = time.perf_counter(), time.process_time()
         with engine_guard(game, "bot_action", bot_seat.number):
-            action = _bot_move(engine, game, bot_seat)
+            action = _bot_move(engine, game, bot_seat, stats)
+        committing_at = time.perf_counter()
+        search_cpu = time.process_time() - thought_cpu
         result = game_seat_move_apply(
             game_id=game_id,
             seat_number=bot_seat.number,
@@ -332,6 +342,19 @@ def game_bot_moves_play(*, game_id: int, expected_version: int, limit: int = 500
             source=ActionSource.BOT,
             expected_version=version,
         )
+        committed_at = time.perf_counter()
+        bot_logger.info(
+            "Bot move in game %s at version %s, seat %s (%s): search %.3f s CPU, %.3f s; "
+            "%s play-outs; commit %.3f s%s", game_id, version, bot_seat.number,
+            bot_seat.bot_level, search_cpu, committing_at - thought_at,
+            stats.get("playouts", 0), committed_at - committing_at,
+            "" if result else " (the game had moved on)",
+            extra={"bot_move": {
+                "game": game_id, "version": version, "seat": bot_seat.number,
+                "search_cpu": search_cpu, "search_wall": committing_at - thought_at,
+                "playouts": stats.get("playouts", 0), "commit": committed_at - committing_at,
+                "committed_at": time.time(), "applied": result is not None,
+                "version_after": result.game.version if result else None}})
         if result is None:
             break
         version = result.game.version
