@@ -205,8 +205,9 @@ EVENTS_CHANNEL_PREFIX = env.str("EVENTS_CHANNEL_PREFIX", default="turnpost")
 EVENTS_PUBLISH_TIMEOUT = env.float("EVENTS_PUBLISH_TIMEOUT", default=1.0)
 #: Event streams: a comment line this often keeps proxies from closing an idle stream.
 STREAM_HEARTBEAT_SECONDS = env.float("STREAM_HEARTBEAT_SECONDS", default=15.0)
-#: Without Redis one process relays new log entries from the database, this often.
-STREAM_POLL_SECONDS = env.float("STREAM_POLL_SECONDS", default=1.0)
+#: Without Redis one process relays new log entries from the database, this often (one small
+#: indexed query; a bot's reply shows on the page within this of its commit).
+STREAM_POLL_SECONDS = env.float("STREAM_POLL_SECONDS", default=0.25)
 #: Open streams whose token, session, account or sight of the game ended are closed within
 #: this (games/api/stream_access.py); at most this many streams per player and per address.
 STREAM_ACCESS_CHECK_SECONDS = env.float("STREAM_ACCESS_CHECK_SECONDS", default=2.0)

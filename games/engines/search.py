@@ -9,11 +9,16 @@ determinizations serve every candidate (common random numbers), so differences c
 moves, not the draws.
 
 Budget: `rollouts` play-outs per decision (candidates × determinizations; the adapter's own
-count unless the caller gives one), deterministic for a given seed; `max_seconds` is a safety
-stop (on an overloaded machine it ends the search early, which is the only case where the choice
-can depend on timing). The seed is derived from the seat's view, never from the game's secret
-seed, so the choice is a function of what the seat sees: scrambling the hidden parts of the
-state changes nothing.
+count unless the caller gives one), deterministic for a given seed. A candidate stops being
+played out once it is clearly worse than the leader (racing: after RACE_MIN_DRAWS worlds, its
+mean deficit on the same worlds is RACE_Z standard errors or more), and the search ends when one
+candidate is left: a decision with an obvious answer costs a few worlds, not the whole budget,
+and the choice still depends on the play-outs alone. `max_seconds` bounds the search's wall
+time (a person waits for the reply, whatever else the machine is doing): the search stops before
+a world that would overrun it. It binds only on a busy machine or in the longest decisions, the
+only cases where the choice can depend on timing. The seed is derived from the seat's view,
+never from the game's secret seed, so the choice is a function of what the seat sees: scrambling
+the hidden parts of the state changes nothing.
 
 Each engine supplies a `SearchAdapter`: its determinizer, which moves are worth searching, and
 optionally a faster in-place step for play-outs.
@@ -23,6 +28,8 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
+import statistics
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -30,12 +37,18 @@ from typing import Any
 
 from games.engines.base import Action, Engine, IllegalAction, SeededRandom, State
 
-#: Play-outs per decision of an adapter that sets none, and the safety stop, when the caller
-#: gives none.
+#: Play-outs per decision of an adapter that sets none, and the wall seconds a search may take,
+#: when the caller gives none.
 DEFAULT_ROLLOUTS = 48
-DEFAULT_MAX_SECONDS = 2.0
+DEFAULT_MAX_SECONDS = 1.0
 #: A play-out that has not ended after this many steps is scored as it stands.
 MAX_PLAYOUT_STEPS = 5000
+#: Racing: a candidate is dropped once, over at least RACE_MIN_DRAWS shared worlds, its mean
+#: deficit to the leader is RACE_Z standard errors or more (a one-sided test at about 0.6 %
+#: per look; several looks and candidates make it a few percent per decision at worst, and a
+#: wrongly dropped candidate was close to the leader anyway).
+RACE_MIN_DRAWS = 4
+RACE_Z = 2.5
 
 
 def _default_step(engine: Engine, state: State, seat: int, action: Action) -> State:
@@ -115,7 +128,7 @@ def choose(
     stats: dict[str, Any] | None = None,
 ) -> Action:
     """The search bot's move for `seat` in `state` (a legal action)."""
-    started = time.process_time()
+    started = time.monotonic()
     # Key order is not part of a JSON state (PostgreSQL's jsonb reorders keys; a replay keeps
     # insertion order), but engines list moves in dict order: search a key-sorted copy, so the
     # choice is the same for the stored and the replayed state.
@@ -133,31 +146,54 @@ def choose(
     if rollouts is None:
         rollouts = adapter.rollouts
     draws = max(1, rollouts // len(candidates))
-    totals = [0.0] * len(candidates)
+    # The first candidate is the easy bot's move: another must beat it by `prefer_easy` points a
+    # play-out on average (noisy games, dice above all, otherwise pick by luck).
+    bonus = [adapter.prefer_easy if index == 0 else 0.0 for index in range(len(candidates))]
+    outcomes: list[list[float]] = [[] for _ in candidates]  # per candidate, per world played
+    live = list(range(len(candidates)))
     done = skipped = 0
     for draw in range(draws):
-        elapsed = time.process_time() - started
+        elapsed = time.monotonic() - started
         if done and elapsed + elapsed / done > max_seconds:
-            break  # the next draw would overrun the safety stop
+            break  # the next world would overrun the budget
         world = adapter.determinize(state, seat, SeededRandom(f"{seed}:{draw}"))
         # The determinized seat acts again in that world: its pending decision is the same, so
         # every candidate is legal there; a world where one is not is dropped (a determinizer
         # bug must cost strength, never a move).
         values = []
         try:
-            for action in candidates:
-                after = adapter.step(engine, adapter.start(world), seat, action)
-                values.append(evaluate(engine, playout(engine, adapter, after), seat))
+            for index in live:
+                after = adapter.step(engine, adapter.start(world), seat, candidates[index])
+                outcome = evaluate(engine, playout(engine, adapter, after), seat)
+                values.append(outcome + bonus[index])
         except IllegalAction:
             skipped += 1
             continue
-        for index, value in enumerate(values):
-            totals[index] += value
+        for index, value in zip(live, values, strict=True):
+            outcomes[index].append(value)
         done += 1
+        if done >= RACE_MIN_DRAWS:
+            live = _still_racing(outcomes, live)
+            if len(live) == 1:
+                break
     if stats is not None:
-        stats.update(playouts=done * len(candidates), draws=done, skipped=skipped)
-    # The first candidate is the easy bot's move: another must beat it by `prefer_easy` points a
-    # play-out on average (noisy games, dice above all, otherwise pick by luck).
-    lead = adapter.prefer_easy * done
-    best = max(range(len(candidates)), key=lambda i: (totals[i] + (lead if i == 0 else 0), -i))
+        stats.update(playouts=sum(len(values) for values in outcomes), draws=done,
+                     skipped=skipped, dropped=len(candidates) - len(live))
+    # Among the candidates still racing (all played on the same worlds), the best total.
+    best = max(live, key=lambda index: (sum(outcomes[index]), -index))
     return candidates[best]
+
+
+def _still_racing(outcomes: list[list[float]], live: list[int]) -> list[int]:
+    """The candidates of `live` not clearly worse than the leader on the worlds all of them
+    were played on (each candidate's `outcomes` holds one value a world, in the same order)."""
+    leader = max(live, key=lambda index: (sum(outcomes[index]), -index))
+    kept = []
+    for index in live:
+        if index != leader:
+            deficits = [a - b for a, b in zip(outcomes[leader], outcomes[index], strict=True)]
+            spread = statistics.stdev(deficits)
+            if statistics.fmean(deficits) > RACE_Z * spread / math.sqrt(len(deficits)):
+                continue
+        kept.append(index)
+    return kept

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import logging
 import time
 from datetime import datetime
 from typing import Any
@@ -289,54 +290,62 @@ def game_event_announce(*, game_id: int, kind: str, seats: list[int]) -> None:
         game_event.send(sender=Game, game_id=game_id, kind=kind, seats=seats)
 
 
-#: One bot-moves task plays for at most this long, well inside CELERY_TASK_SOFT_TIME_LIMIT.
-BOT_MOVES_BATCH_SECONDS = 60
+#: One line per bot move (INFO): where its time went, for the bot latency table
+#: (tests/perf/bot_latency.py) and for the worker's log.
+bot_logger = logging.getLogger("games.bots")
 
-
-def _bot_move(engine: Engine, game: Game, seat: Seat) -> dict:
+def _bot_move(engine: Engine, game: Game, seat: Seat, stats: dict[str, Any] | None = None
+              ) -> dict:
     """The move of the bot playing `seat`, at the seat's level (the search bot sees only what
-    the seat sees and stops within BOT_SEARCH_MAX_SECONDS of CPU). Runs in Celery tasks only."""
+    the seat sees and thinks for BOT_SEARCH_MAX_SECONDS at most). Runs in Celery tasks only."""
     return bots.bot_move(engine, game.state, seat.number, seat.bot_level,
                          rollouts=settings.BOT_SEARCH_ROLLOUTS,
-                         max_seconds=settings.BOT_SEARCH_MAX_SECONDS)
+                         max_seconds=settings.BOT_SEARCH_MAX_SECONDS, stats=stats)
 
 
-def game_bot_moves_play(*, game_id: int, expected_version: int, limit: int = 500) -> int:
-    """Plays every pending bot move, one transaction each; stops at a human's turn, or after
-    BOT_MOVES_BATCH_SECONDS (search bots think up to seconds a move): each move committed has
-    queued the task that carries on from its version."""
-    played = 0
-    version = expected_version
-    stop_at = time.monotonic() + BOT_MOVES_BATCH_SECONDS
-    while played < limit and not (played and time.monotonic() > stop_at):
-        game = Game.objects.filter(pk=game_id).first()
-        if game is None or game.status != GameStatus.ACTIVE or game.version != version:
-            break
-        if game.needs_resolution:
-            if not game_resolve(game_id=game_id, expected_version=version):
-                break
-            version += 1
-            played += 1
-            continue
-        engine = engine_for(game.engine)
-        active = set(engine.active_seats(game.state))
-        bot_seat = game.seats.filter(is_bot=True, number__in=active).order_by("number").first()
-        if bot_seat is None:
-            break
-        with engine_guard(game, "bot_action", bot_seat.number):
-            action = _bot_move(engine, game, bot_seat)
-        result = game_seat_move_apply(
-            game_id=game_id,
-            seat_number=bot_seat.number,
-            action=action,
-            source=ActionSource.BOT,
-            expected_version=version,
-        )
-        if result is None:
-            break
-        version = result.game.version
-        played += 1
-    return played
+def game_bot_moves_play(*, game_id: int, expected_version: int) -> int:
+    """Plays the game's next bot move (or its due resolution) at `expected_version`, in one
+    transaction; returns 1, or 0 when there is none (a human's turn) or the game moved on. One
+    decision a call: its commit queues the task that plays the next one, so each move shows as
+    it is made, and no two workers think about the same decision (a task that went on to the
+    next move raced the task its own commit had queued, and one of the two searches was thrown
+    away)."""
+    game = Game.objects.filter(pk=game_id).first()
+    if game is None or game.status != GameStatus.ACTIVE or game.version != expected_version:
+        return 0
+    if game.needs_resolution:
+        return int(game_resolve(game_id=game_id, expected_version=expected_version))
+    engine = engine_for(game.engine)
+    active = set(engine.active_seats(game.state))
+    bot_seat = game.seats.filter(is_bot=True, number__in=active).order_by("number").first()
+    if bot_seat is None:
+        return 0
+    stats: dict[str, Any] = {}
+    thought_at, thought_cpu = time.perf_counter(), time.process_time()
+    with engine_guard(game, "bot_action", bot_seat.number):
+        action = _bot_move(engine, game, bot_seat, stats)
+    committing_at = time.perf_counter()
+    search_cpu = time.process_time() - thought_cpu
+    result = game_seat_move_apply(
+        game_id=game_id,
+        seat_number=bot_seat.number,
+        action=action,
+        source=ActionSource.BOT,
+        expected_version=expected_version,
+    )
+    committed_at = time.perf_counter()
+    bot_logger.info(
+        "Bot move in game %s at version %s, seat %s (%s): search %.3f s CPU, %.3f s; "
+        "%s play-outs; commit %.3f s%s", game_id, expected_version, bot_seat.number,
+        bot_seat.bot_level, search_cpu, committing_at - thought_at, stats.get("playouts", 0),
+        committed_at - committing_at, "" if result else " (the game had moved on)",
+        extra={"bot_move": {
+            "game": game_id, "version": expected_version, "seat": bot_seat.number,
+            "search_cpu": search_cpu, "search_wall": committing_at - thought_at,
+            "playouts": stats.get("playouts", 0), "commit": committed_at - committing_at,
+            "committed_at": time.time(), "applied": result is not None,
+            "version_after": result.game.version if result else None}})
+    return int(result is not None)
 
 
 def game_replay_verify(*, game: Game) -> bool:

@@ -189,10 +189,13 @@ def test_the_search_plays_its_engines_measured_budget_unless_given_one(slug, pla
     assert bots.adapter_for(engine).rollouts == budget
     stats: dict = {}
     bots.bot_move(engine, state, seat, bots.SEARCH, max_seconds=600, stats=stats)
-    assert stats["playouts"] == budget // stats["candidates"] * stats["candidates"]
+    worlds = budget // stats["candidates"]
+    # Every world of the budget is played, unless the race left one candidate before the end.
+    assert stats["draws"] == worlds or stats["dropped"] == stats["candidates"] - 1
+    assert stats["playouts"] <= worlds * stats["candidates"]
     bots.bot_move(engine, state, seat, bots.SEARCH, rollouts=2 * stats["candidates"],
                   max_seconds=600, stats=stats)
-    assert stats["playouts"] == 2 * stats["candidates"]
+    assert stats["playouts"] == 2 * stats["candidates"]  # too few worlds to race
 
 
 def test_the_search_stops_at_its_time_budget():
@@ -202,6 +205,41 @@ def test_the_search_stops_at_its_time_budget():
                            stats=stats)
     assert choice in engine.legal_actions(state, seat)
     assert stats["draws"] < 10_000 // stats["candidates"]
+
+
+def test_the_race_drops_only_candidates_clearly_worse_than_the_leader():
+    leader = [10.0, 12.0, 9.0, 11.0, 10.0]
+    outcomes = [
+        leader,
+        [9.0, 13.0, 8.0, 11.0, 10.5],  # as good on some worlds, worse on others: kept
+        [1.0, 2.0, 0.0, 3.0, 1.0],  # far behind on every world: dropped
+        [9.0, 11.0, 8.0, 10.0, 9.0],  # one point behind on every world: clearly worse
+        [20.0, -5.0, 30.0, 0.0, 2.0],  # behind on average, but too noisy to tell: kept
+    ]
+    assert search._still_racing(outcomes, [0, 1, 2, 3, 4]) == [0, 1, 4]
+    # Only the candidates still racing are compared, and the leader is always kept.
+    assert search._still_racing(outcomes, [2, 3]) == [3]
+
+
+def test_a_decision_with_a_clear_answer_ends_before_its_budget_deterministically():
+    """Among the first Stone Age decisions searched is one the race settles early: fewer
+    play-outs than the budget, a legal choice, and the same choice and play-outs again (the
+    race depends on the play-outs only, never on timing)."""
+    engine = get_engine("stone_age")
+    budget = bots.adapter_for(engine).rollouts
+    for skip in range(12):
+        _, state, seat = searched_position("stone_age", 2, "race", skip)
+        stats: dict = {}
+        choice = bots.bot_move(engine, state, seat, bots.SEARCH, max_seconds=600, stats=stats)
+        if stats["dropped"] == stats["candidates"] - 1:
+            break
+    else:
+        raise AssertionError("no decision among the first dozen was settled early")
+    assert stats["playouts"] < budget // stats["candidates"] * stats["candidates"]
+    assert choice in engine.legal_actions(state, seat)
+    again: dict = {}
+    assert bots.bot_move(engine, state, seat, bots.SEARCH, max_seconds=600, stats=again) == choice
+    assert again == stats
 
 
 def _reversed_keys(value):

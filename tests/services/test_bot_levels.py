@@ -65,3 +65,36 @@ def test_search_and_easy_bot_seats_play_their_own_level():
             assert move.payload == engine.bot_action(state, move.seat_number)
         searched += bool(stats.get("searched"))
     assert searched > 0
+
+
+def test_each_bot_decision_is_a_commit_of_its_own(django_capture_on_commit_callbacks):
+    """The bot-moves task plays one decision: its commit shows it (and queues the task for the
+    next), and the task queued at the version it moved past finds nothing to do."""
+    user = UserFactory()
+    game = services.game_create(creator=user, engine_slug="stone_age", num_players=3)
+    for _ in range(2):
+        services.game_add_bot(game_id=game.pk, user=user, level="easy")
+    with django_capture_on_commit_callbacks(execute=False):
+        game = services.game_start(game_id=game.pk, user=user)
+    human = game.seats.get(user=user).number
+    engine = get_engine("stone_age")
+    bot_turns = in_a_row = most_in_a_row = 0
+    while bot_turns < 8:
+        game.refresh_from_db()
+        version = game.version
+        if human in engine.active_seats(game.state):
+            in_a_row = 0
+            with django_capture_on_commit_callbacks(execute=False):
+                services.game_action_submit(game_id=game.pk, user=user, expected_version=version,
+                                            action=engine.timeout_action(game.state, human))
+            continue
+        with django_capture_on_commit_callbacks(execute=False) as queued:
+            assert services.game_bot_moves_play(game_id=game.pk, expected_version=version) == 1
+        assert queued  # the follow-ups of the commit: the next bot task, the notices
+        new = list(game.actions.filter(sequence__gt=version).exclude(source=ActionSource.AUTO))
+        assert [entry.source for entry in new if entry.kind == "move"] == [ActionSource.BOT]
+        assert services.game_bot_moves_play(game_id=game.pk, expected_version=version) == 0
+        bot_turns += 1
+        in_a_row += 1
+        most_in_a_row = max(most_in_a_row, in_a_row)
+    assert most_in_a_row >= 2  # the two bots moved one after the other, a commit each
