@@ -241,13 +241,22 @@ def game_seat_move_apply(
     expected_version: int,
     actor=None,
     now: datetime | None = None,
+    stands_if_own_decision_unchanged: bool = False,
 ) -> SubmitResult | None:
     """A move made for a seat by the system (bot, timeout, moderator). Returns None when the game
-    moved on since the caller looked (another worker got there first): nothing is applied twice."""
+    moved on since the caller looked (another worker got there first): nothing is applied twice.
+    With `stands_if_own_decision_unchanged` (a bot's move), a move thought out at an older
+    version still stands when only other seats moved since and the seat's choices are the same
+    (Move contract v2, as for a person's move): a secret pick made while the bot was thinking
+    no longer throws the bot's search away."""
     now = now_or(now)
     with transaction.atomic():
         game = locked_game(game_id)
-        if game.status != GameStatus.ACTIVE or game.version != expected_version:
+        if game.status != GameStatus.ACTIVE:
+            return None
+        if game.version != expected_version and not (
+                stands_if_own_decision_unchanged
+                and _own_decision_unchanged(game, seat_number, expected_version)):
             return None
         return apply_move(
             game, seat_number=seat_number, action=action, source=source, actor=actor, now=now
@@ -332,6 +341,7 @@ def game_bot_moves_play(*, game_id: int, expected_version: int) -> int:
         action=action,
         source=ActionSource.BOT,
         expected_version=expected_version,
+        stands_if_own_decision_unchanged=True,
     )
     committed_at = time.perf_counter()
     bot_logger.info(

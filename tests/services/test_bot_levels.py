@@ -98,3 +98,41 @@ def test_each_bot_decision_is_a_commit_of_its_own(django_capture_on_commit_callb
         in_a_row += 1
         most_in_a_row = max(most_in_a_row, in_a_row)
     assert most_in_a_row >= 2  # the two bots moved one after the other, a commit each
+
+
+def test_a_bots_pick_thought_out_before_a_persons_pick_still_stands(
+        django_capture_on_commit_callbacks):
+    """7 Wonders picks are simultaneous: a person's pick made while a bot was thinking moves the
+    version, not the bot's decision, so the bot's move stands (a person's move does the same);
+    once the bot's own seat has moved, or for a system move without that allowance, it does not."""
+    user = UserFactory()
+    game = services.game_create(creator=user, engine_slug="seven_wonders", num_players=3)
+    for _ in range(2):
+        services.game_add_bot(game_id=game.pk, user=user, level="easy")
+    with django_capture_on_commit_callbacks(execute=False):
+        game = services.game_start(game_id=game.pk, user=user)
+    engine = get_engine("seven_wonders")
+    human = game.seats.get(user=user).number
+    bot_seat = min(seat.number for seat in game.seats.filter(is_bot=True))
+    thought_at = game.version
+    bot_action = bots.bot_move(engine, game.state, bot_seat, "easy")
+    with django_capture_on_commit_callbacks(execute=False):
+        services.game_action_submit(game_id=game.pk, user=user, expected_version=thought_at,
+                                    action=engine.legal_actions(game.state, human)[0])
+    game.refresh_from_db()
+    assert game.version == thought_at + 1
+    strict = services.game_seat_move_apply(
+        game_id=game.pk, seat_number=bot_seat, action=bot_action, source=ActionSource.BOT,
+        expected_version=thought_at)
+    assert strict is None
+    with django_capture_on_commit_callbacks(execute=False):
+        stands = services.game_seat_move_apply(
+            game_id=game.pk, seat_number=bot_seat, action=bot_action, source=ActionSource.BOT,
+            expected_version=thought_at, stands_if_own_decision_unchanged=True)
+    assert stands is not None
+    assert game.actions.filter(seat_number=bot_seat, source=ActionSource.BOT).count() == 1
+    again = services.game_seat_move_apply(
+        game_id=game.pk, seat_number=bot_seat, action=bot_action, source=ActionSource.BOT,
+        expected_version=thought_at, stands_if_own_decision_unchanged=True)
+    assert again is None  # its own seat moved since: nothing is applied twice
+    assert game.actions.filter(seat_number=bot_seat, source=ActionSource.BOT).count() == 1
