@@ -37,10 +37,10 @@ from .rules import (
     CARD_NAME,
     GUILDS,
     VICTORY_POINTS,
-    CityFacts,
     card_actions,
     city_names,
     distinct,
+    hand_actions,
     has_special,
     immediate_coins,
     left_of,
@@ -56,11 +56,19 @@ PICK_TYPES = ("build", "wonder", "discard")
 
 def build_deck(age: int, num_players: int) -> list[str]:
     """The Age deck for `num_players` before guilds: one entry per physical copy in play."""
+    return list(_DECKS[(age, num_players)])
+
+
+def _deck(age: int, num_players: int) -> tuple[str, ...]:
     deck = []
     for cid, card in CARDS.items():
         if card["age"] == age and card["color"] != "purple":
             deck.extend(cid for threshold in card["copies"] if threshold <= num_players)
-    return deck
+    return tuple(deck)
+
+
+#: Every Age deck before guilds, by (age, cities): the same at every set-up.
+_DECKS = {(age, cities): _deck(age, cities) for age in (1, 2, 3) for cities in range(3, 8)}
 
 
 class SevenWondersEngine(Engine):
@@ -179,7 +187,7 @@ class SevenWondersEngine(Engine):
         phase = state["phase"]
         if phase == "pick":
             seats = [seat for seat, pick in enumerate(state["picks"]) if pick is None]
-            if is_two_player(state) and state["free_city"]["pick"] is None:
+            if "free_city" in state and state["free_city"]["pick"] is None:  # two players
                 seats = sorted({*seats, controller(state)})
             return seats
         if phase == "setup":
@@ -196,21 +204,22 @@ class SevenWondersEngine(Engine):
         )
 
     def legal_actions(self, state: State, seat: int) -> list[dict[str, Any]]:
-        if not self._valid_seat(state, seat):
+        if not (0 <= seat < state["num_players"] if type(seat) is int
+                else self._valid_seat(state, seat)):
             return []
         phase = state["phase"]
         if phase == "pick":
+            if "free_city" not in state:  # (3–7 players: the Free City's steps never apply)
+                if None not in state["picks"]:
+                    return []  # every pick is in: the turn is being revealed
+                return hand_actions(state, seat)
             if self.ready_to_resolve(state):
                 return []  # every pick is in: the turn is being revealed
             if choosing_for_free_city(state, seat):
                 return free_city_pick_actions(state)
             # A seat that has picked may still replace its pick, so it keeps its options (the
             # Free City's controller then chooses the Free City's card again).
-            actions = []
-            facts = CityFacts(state, seat)
-            for cid in distinct(state["hands"][seat]):
-                actions.extend(card_actions(state, seat, cid, facts=facts))
-            return actions
+            return hand_actions(state, seat)
         if seat not in self.active_seats(state):
             return []
         if phase == "setup":
@@ -233,7 +242,8 @@ class SevenWondersEngine(Engine):
     def apply(self, state: State, seat: int, action: dict[str, Any]) -> State:
         if state["phase"] == "over":
             raise IllegalAction(GAME_OVER, text("refuse_game_over"))
-        if not self._valid_seat(state, seat):
+        if not (0 <= seat < state["num_players"] if type(seat) is int
+                else self._valid_seat(state, seat)):
             raise IllegalAction(f"There is no seat {seat!r} in this game.", text(
                 "sw.refuse_no_seat", number=seat if type(seat) is int else repr(seat)))
         if not isinstance(action, dict):
@@ -255,10 +265,10 @@ class SevenWondersEngine(Engine):
             listed = match_legal(action, card_actions(state, seat, cid, only=kind),
                                  partial(_why_not, state, seat, action))
             new = dict(state)
-            new["picks"] = list(state["picks"])
+            new["picks"] = picks = list(state["picks"])
             # card_actions builds every action (and what it holds) anew: no copy needed.
-            new["picks"][seat] = listed
-            if is_two_player(state) and seat == controller(state):
+            picks[seat] = listed
+            if "free_city" in state and seat == controller(state):  # two players
                 # A new own card may be the one chosen for the Free City: choose that again.
                 new["free_city"] = {**state["free_city"], "pick": None}
             return new
@@ -292,7 +302,7 @@ class SevenWondersEngine(Engine):
         city = new["pending_builds"][0]
         new["discard"].remove(cid)
         player = new["players"][city]
-        player["built"].append(cid)
+        player["built"] = [*player["built"], cid]
         player["coins"] += immediate_coins(new["players"], city, CARDS[cid]["effect"])
         new["events"] = [{"kind": "discard_build", "seat": city, "card": cid}]
         new["pending_builds"].pop(0)
@@ -303,7 +313,7 @@ class SevenWondersEngine(Engine):
         return (
             state["phase"] == "pick"
             and None not in state["picks"]  # (a pick is a dict: never == None)
-            and (not is_two_player(state) or state["free_city"]["pick"] is not None)
+            and ("free_city" not in state or state["free_city"]["pick"] is not None)
         )
 
     def reveals(self, before: State, seat: int, action: dict[str, Any], after: State) -> bool:
@@ -335,7 +345,8 @@ class SevenWondersEngine(Engine):
         # Coins from neighbours and immediate effects arrive after every card is placed, so
         # nothing earned this turn paid for anything this turn, and same-turn cards are counted.
         for city, coins in enumerate(incoming):
-            players[city]["coins"] += coins
+            if coins:
+                players[city]["coins"] += coins
         for seat, effect in gains:
             players[seat]["coins"] += immediate_coins(players, seat, effect)
         new["picks"] = [None] * count
@@ -372,20 +383,20 @@ class SevenWondersEngine(Engine):
                 return
             state["pending_builds"].pop(0)
             state["events"].append({"kind": "discard_build_wasted", "seat": seat})
-        for seat in range(state["num_players"]):
-            if state["turn"] == 6 and state["hands"][seat]:
-                # Babylon's seventh card was played; anything left is discarded without coins.
-                state["discard"].extend(state["hands"][seat])
-                state["hands"][seat] = []
         count = state["num_players"]
-        if state["turn"] < 6:
-            # With two players both directions are the other seat: the hands cross the Border.
-            hands = state["hands"]
-            passed: list[list[str]] = [[] for _ in range(count)]
+        hands = state["hands"]
+        if state["turn"] == 6:
             for seat in range(count):
-                target = right_of(seat, count) if state["age"] == 2 else left_of(seat, count)
-                passed[target] = hands[seat]
-            state["hands"] = passed
+                if hands[seat]:
+                    # Babylon's seventh card was played; anything left is discarded without
+                    # coins.
+                    state["discard"].extend(hands[seat])
+                    hands[seat] = []
+        else:
+            # Age II passes to the right (seat s gets the hand of s + 1), Ages I and III to the
+            # left (seat s gets the hand of s - 1). With two players both directions are the
+            # other seat: the hands cross the Border.
+            state["hands"] = hands[1:] + hands[:1] if state["age"] == 2 else hands[-1:] + hands[:-1]
             state["turn"] += 1
             state["phase"] = "pick"
             if is_two_player(state):
@@ -414,7 +425,7 @@ class SevenWondersEngine(Engine):
                     taken.append(victory)
                 elif strength[seat] < strength[other]:
                     taken.append(-1)
-            players[seat]["tokens"].extend(taken)
+            players[seat]["tokens"] = [*players[seat]["tokens"], *taken]
             record["tokens"].append(taken)
         state["conflicts"].append(record)
 
@@ -485,15 +496,12 @@ class SevenWondersEngine(Engine):
 
 
 def copy_state(state: State) -> State:
-    """A copy deep enough for resolve/apply to change freely: every list or dict they modify is
-    new; what they never modify in place (card ids, past conflict records, picks, the RNG
-    entry, options) is shared. Much cheaper than copy.deepcopy on the hot path."""
+    """A copy deep enough for resolve/apply to change freely: every list or dict they modify in
+    place is new; what they never modify in place (card ids, past conflict records, picks, the
+    RNG entry, options, a city's built cards, stages and military tokens: those are replaced
+    by longer lists) is shared. Much cheaper than copy.deepcopy on the hot path."""
     new = dict(state)
-    new["players"] = [
-        {**player, "built": list(player["built"]), "stage_cards": list(player["stage_cards"]),
-         "tokens": list(player["tokens"])}
-        for player in state["players"]
-    ]
+    new["players"] = [{**player} for player in state["players"]]
     new["hands"] = [list(hand) for hand in state["hands"]]
     new["picks"] = list(state["picks"])
     new["decks"] = dict(state["decks"])
@@ -520,34 +528,43 @@ def _pay_and_place(
     hand: list[str] | None = None,
 ) -> None:
     """City `seat` carries out `action` with a card taken from `hand` (its own hand unless
-    given: the Free City's card comes from its controller's hand or its pile)."""
+    given: the Free City's card comes from its controller's hand or its pile). Coins it earns
+    are added to `incoming` (from trade and discarding) or `gains` (an effect's, counted once
+    every card is placed). Its built cards and stages are replaced by longer lists, never
+    changed in place (see copy_state)."""
     players = state["players"]
     count = len(players)
     player = players[seat]
     cid = action["card"]
     (state["hands"][seat] if hand is None else hand).remove(cid)
-    pay = action.get("pay", {})
-    to_left = pay.get("left", 0)
-    to_right = pay.get("right", 0)
-    incoming[left_of(seat, count)] += to_left
-    incoming[right_of(seat, count)] += to_right
-    event: dict[str, Any] = {"kind": action["type"], "seat": seat}
-    if to_left or to_right:
-        event["pay"] = dict(pay)
-    if action["type"] == "build":
-        bank = 0 if action.get("free") else CARDS[cid]["coins"]
-        player["coins"] -= bank + to_left + to_right
-        player["built"].append(cid)
-        if action.get("free") == "olympia":
+    kind = action["type"]
+    event: dict[str, Any] = {"kind": kind, "seat": seat}
+    paid = 0
+    pay = action.get("pay")
+    if pay:
+        to_left = pay.get("left", 0)
+        to_right = pay.get("right", 0)
+        incoming[(seat + 1) % count] += to_left  # (left_of)
+        incoming[(seat - 1) % count] += to_right  # (right_of)
+        paid = to_left + to_right
+        if to_left or to_right:
+            event["pay"] = dict(pay)
+    if kind == "build":
+        free = action.get("free")
+        player["coins"] -= (0 if free else CARD_BANK[cid]) + paid
+        player["built"] = [*player["built"], cid]
+        if free == "olympia":
             player["free_build_age"] = state["age"]
-        gains.append((seat, CARDS[cid]["effect"]))
+        gain = CARD_GAIN[cid]
+        if gain is not None:
+            gains.append((seat, gain))
         event["card"] = cid
-        if action.get("free"):
-            event["free"] = action["free"]
-    elif action["type"] == "wonder":
+        if free:
+            event["free"] = free
+    elif kind == "wonder":
         stage_index = len(player["stage_cards"])
-        player["coins"] -= to_left + to_right
-        player["stage_cards"].append(cid)
+        player["coins"] -= paid
+        player["stage_cards"] = [*player["stage_cards"], cid]
         effect = stage_list(player["wonder"], player["side"])[stage_index]["effect"]
         gains.append((seat, effect))
         if effect.get("special") == "build_from_discard":
@@ -555,8 +572,16 @@ def _pay_and_place(
         event["stage"] = stage_index + 1
     else:
         state["discard"].append(cid)
-        gains.append((seat, {"coins": 3}))
+        incoming[seat] += DISCARD_COINS
     events.append(event)
+
+
+#: Coins a card costs at the bank; its effect if that brings coins when built (see
+#: immediate_coins), else None; the coins a discarded card brings.
+CARD_BANK = {cid: card["coins"] for cid, card in CARDS.items()}
+CARD_GAIN = {cid: card["effect"] if "coins" in card["effect"] or "coins_per" in card["effect"]
+             else None for cid, card in CARDS.items()}
+DISCARD_COINS = 3
 
 
 def _carry_out(

@@ -7,6 +7,7 @@ Everything here is pure and works on the plain state dict of `engine.py`.
 from __future__ import annotations
 
 from functools import lru_cache
+from itertools import count as counter
 from itertools import product
 from operator import mul, sub
 from typing import Any
@@ -17,6 +18,8 @@ RESOURCES = ("wood", "stone", "clay", "ore", "glass", "loom", "papyrus")
 RAW = RESOURCES[:4]
 INDEX = {name: i for i, name in enumerate(RESOURCES)}
 ZERO = (0,) * 7
+#: The only plan for a cost the city's own production covers.
+OWN_PLANS = ((0, 0, ZERO, ZERO),)
 COLORS = ("brown", "grey", "blue", "yellow", "red", "green", "purple")
 AGE_NAMES = {1: "I", 2: "II", 3: "III"}
 VICTORY_POINTS = {1: 1, 2: 3, 3: 5}
@@ -57,6 +60,14 @@ STAGE_COST = {
 }
 
 
+#: Each wonder side's stage specials, stage by stage (None for a stage with none).
+STAGE_SPECIALS = {
+    (wid, side): tuple(stage["effect"].get("special") for stage in wonder["sides"][side])
+    for wid, wonder in WONDERS.items()
+    for side in ("A", "B")
+}
+
+
 # ----- production ---------------------------------------------------------------------------
 
 
@@ -65,24 +76,66 @@ def _production(wonder: str, side: str, stages: int, built: tuple[str, ...]) -> 
     """The production of a city with these cards and wonder stages: that of the city without its
     last card (or, with no card, without its last stage) plus that card's (stage's) effect. The
     parts add up in any order, and the smaller city is nearly always in the cache already (a
-    city grows by a card or a stage at a time), so this costs one effect, not all of them."""
+    city grows by a card or a stage at a time), so this costs one effect, not all of them.
+
+    Beside the production it holds what the hand's actions need of the city, worked out here
+    once instead of at every hand: the names it has built, its built stages' specials, and small
+    integer keys of what it buys with and sells (see _keyed)."""
     if built:
-        return _with_effect(_production(wonder, side, stages, built[:-1]),
-                            CARDS[built[-1]]["effect"])
-    if stages:
-        return _with_effect(_production(wonder, side, stages - 1, built),
-                            stage_list(wonder, side)[stages - 1]["effect"])
-    start = [0] * 7
-    start[INDEX[WONDERS[wonder]["resource"]]] = 1
-    return {
-        "own_fixed": tuple(start),
-        "own_groups": (),
-        "sell_fixed": tuple(start),
-        "sell_groups": (),
-        "price_left": (BASE_PRICE,) * 7,
-        "price_right": (BASE_PRICE,) * 7,
-        "shields": 0,
-    }
+        before = _production(wonder, side, stages, built[:-1])
+        made = _with_effect(before, CARDS[built[-1]]["effect"])
+        names = before["names"] | {CARD_NAME[built[-1]]}
+    elif stages:
+        before = _production(wonder, side, stages - 1, built)
+        made = _with_effect(before, stage_list(wonder, side)[stages - 1]["effect"])
+        names = before["names"]
+    else:
+        start = [0] * 7
+        start[INDEX[WONDERS[wonder]["resource"]]] = 1
+        made = {
+            "own_fixed": tuple(start),
+            "own_groups": (),
+            "sell_fixed": tuple(start),
+            "sell_groups": (),
+            "price_left": (BASE_PRICE,) * 7,
+            "price_right": (BASE_PRICE,) * 7,
+            "shields": 0,
+        }
+        names = frozenset()
+    made["names"] = names
+    made["specials"] = frozenset(STAGE_SPECIALS[(wonder, side)][:stages])
+    made["own_key"] = _key(_OWN_KEYS, (made["own_fixed"], made["own_groups"]))
+    made["sell_key"] = _key(_SELL_KEYS, (made["sell_fixed"], made["sell_groups"]))
+    made["price_key"] = _key(_PRICE_KEYS, (made["price_left"], made["price_right"]))
+    # The most units of each resource the city can make for itself and sell: of one resource
+    # alone, every choice group offering it gives one (see _one_resource_offers).
+    made["own_most"] = _most_sold(made["own_fixed"], made["own_groups"])
+    made["sell_most"] = _most_sold(made["sell_fixed"], made["sell_groups"])
+    return made
+
+
+#: Small integer keys for the parts of productions (see _key): what a city makes for itself,
+#: what it sells, its trade prices.
+_OWN_KEYS: dict[tuple, int] = {}
+_SELL_KEYS: dict[tuple, int] = {}
+_PRICE_KEYS: dict[tuple, int] = {}
+_NEXT_KEY = counter(1)
+MISSING = object()
+#: Entries per key table and per market cache (see CityFacts) before it starts afresh.
+KEY_TABLE_SIZE = 4096
+
+
+def _key(table: dict[tuple, int], value: tuple) -> int:
+    """A small integer standing for `value`, the same for equal values while the table holds
+    it: a cache key of a few such integers hashes at once, where the tuples of tuples they stand
+    for are hashed anew at every lookup. A full table starts afresh; keys are never reused, so a
+    value keyed again only misses the caches once."""
+    key = table.get(value)
+    if key is None:
+        if len(table) >= KEY_TABLE_SIZE:
+            table.clear()
+        key = table[value] = next(_NEXT_KEY)
+    return key
 
 
 def _with_effect(before: dict[str, Any], effect: dict[str, Any]) -> dict[str, Any]:
@@ -138,28 +191,27 @@ def shields(player: dict[str, Any]) -> int:
 @lru_cache(maxsize=CACHE_SIZE)
 def _min_remainders(
     need: tuple[int, ...], groups: tuple[tuple[int, ...], ...]
-) -> frozenset[tuple[int, ...]]:
+) -> tuple[tuple[int, ...], ...]:
     """Every smallest remainder of `need` once the choice groups have covered what they can
-    (each group gives one unit of one of its resources)."""
-    results: set[tuple[int, ...]] = set()
-
-    def walk(index: int, remaining: tuple[int, ...]) -> None:
-        if index == len(groups) or not any(remaining):
-            results.add(remaining)
-            return
-        usable = [r for r in groups[index] if remaining[r]]
-        if not usable:
-            # Exchange argument: skipping a group that could help never reaches a new minimum.
-            walk(index + 1, remaining)
-            return
-        for r in usable:
-            lowered = list(remaining)
-            lowered[r] -= 1
-            walk(index + 1, tuple(lowered))
-
-    walk(0, need)
-    best = min(sum(r) for r in results)
-    return frozenset(r for r in results if sum(r) == best)
+    (each group gives one unit of one of its resources), in order. The groups are taken one by
+    one, each remainder reached once however many ways lead to it."""
+    reached = {need}
+    for group in groups:
+        after = set()
+        for remaining in reached:
+            usable = [r for r in group if remaining[r]]
+            if not usable:
+                # Exchange argument: skipping a group that could help never reaches a new
+                # minimum.
+                after.add(remaining)
+                continue
+            for r in usable:
+                lowered = list(remaining)
+                lowered[r] -= 1
+                after.add(tuple(lowered))
+        reached = after
+    best = min(map(sum, reached))
+    return tuple(sorted(r for r in reached if sum(r) == best))
 
 
 def _subtract(need: tuple[int, ...], fixed: tuple[int, ...]) -> tuple[int, ...]:
@@ -178,7 +230,7 @@ def can_supply(
         return True
     if sum(remaining) > len(groups):
         return False
-    return not any(next(iter(_min_remainders(remaining, groups))))
+    return not any(_min_remainders(remaining, groups)[0])
 
 
 def payment_plans(
@@ -201,26 +253,42 @@ def payment_plans(
     the left), as the two-player Free City's rule "the controller chooses the seller regardless
     of price" needs: a plan is dropped only if another costs no more on both sides.
 
-    Two caches, no cache of the whole: what the city must buy changes seldom (own production
-    only), while a key of all nine parts is hashed at every call and met again only one time
-    in three (a neighbour's new card, a hand passed on: another market)."""
+    Worked out afresh; the hand's actions keep them in caches of their own (see CityFacts)."""
     rests = _rests(need, own_fixed, own_groups)
     if rests is None:
-        return ((0, 0, ZERO, ZERO),)
+        return OWN_PLANS
     return _market_plans(rests, left_fixed, left_groups, right_fixed, right_groups, price_left,
                          price_right)
 
 
-@lru_cache(maxsize=CACHE_SIZE)
 def _rests(
     need: tuple[int, ...], own_fixed: tuple[int, ...], own_groups: tuple[tuple[int, ...], ...]
-) -> frozenset[tuple[int, ...]] | None:
+) -> tuple[tuple[int, ...], ...] | None:
     """What a city must still buy of `need` once its own production has covered what it can:
     the smallest remainders (see _min_remainders), or None when it covers everything."""
-    remaining = _subtract(need, own_fixed)
-    if not any(remaining):
+    remaining = list(need)
+    short = False
+    for i in _support(need):
+        have = own_fixed[i]
+        if have:
+            if remaining[i] > have:
+                remaining[i] -= have
+                short = True
+            else:
+                remaining[i] = 0
+        else:
+            short = True
+    if not short:
         return None
-    return _min_remainders(remaining, own_groups)
+    if not own_groups:
+        return (tuple(remaining),)
+    return _min_remainders(tuple(remaining), own_groups)
+
+
+@lru_cache(maxsize=CACHE_SIZE)
+def _support(units: tuple[int, ...]) -> tuple[int, ...]:
+    """The resources of which `units` holds any, in order."""
+    return tuple([i for i, n in enumerate(units) if n])
 
 
 @lru_cache(maxsize=CACHE_SIZE)
@@ -234,9 +302,8 @@ def _most_sold(fixed: tuple[int, ...], groups: tuple[tuple[int, ...], ...]) -> t
     return tuple(most)
 
 
-@lru_cache(maxsize=CACHE_SIZE)
 def _market_plans(
-    rests: frozenset[tuple[int, ...]],
+    rests: tuple[tuple[int, ...], ...],
     left_fixed: tuple[int, ...],
     left_groups: tuple[tuple[int, ...], ...],
     right_fixed: tuple[int, ...],
@@ -244,28 +311,32 @@ def _market_plans(
     price_left: tuple[int, ...],
     price_right: tuple[int, ...],
 ) -> tuple[tuple[int, int, tuple[int, ...], tuple[int, ...]], ...]:
-    """payment_plans once the city's own production has left `rests` to buy: a cache of its
-    own, since a city's new card rarely changes what it must buy for a given cost (the result
-    depends on the rests as a set, not on their order: one plan per price pair, the greatest)."""
-    by_price: dict[tuple[int, int], tuple[tuple[int, ...], tuple[int, ...]]] = {}
+    """payment_plans once the city's own production has left `rests` to buy (the result depends
+    on the rests as a set, not on their order: one plan per price pair, the greatest)."""
+    if ZERO in rests:  # (then the only one: the rests are the smallest remainders)
+        return OWN_PLANS
     left_most = _most_sold(left_fixed, left_groups) if left_groups else left_fixed
     right_most = _most_sold(right_fixed, right_groups) if right_groups else right_fixed
-    if ZERO in rests:  # (then the only one: the rests are the smallest remainders)
-        return ((0, 0, ZERO, ZERO),)
+    if len(rests) == 1:
+        needed = _support(rests[0])
+        if len(needed) == 1:
+            return _one_resource_plans(needed[0], rests[0][needed[0]], left_most, right_most,
+                                       left_fixed, left_groups, right_fixed, right_groups,
+                                       price_left, price_right)
+    by_price: dict[tuple[int, int], tuple[tuple[int, ...], tuple[int, ...]]] = {}
     for rest in rests:
         # Only the resources still to buy are split between the sides; a side sells at most
         # its fixed units plus one per choice group that offers the resource (can_supply says
         # no more), so its bounds narrow the split at once instead of refusing the splits
         # beyond them one by one (an empty range: no split at all). Conditional expressions,
         # not min() and max(): those are slow calls for two numbers.
-        needed = []
+        needed = _support(rest)
         ranges = []
-        for i, n in enumerate(rest):
-            if n:
-                needed.append(i)
-                low = n - right_most[i]
-                high = left_most[i]
-                ranges.append(range(low if low > 0 else 0, (high if high < n else n) + 1))
+        for i in needed:
+            n = rest[i]
+            low = n - right_most[i]
+            high = left_most[i]
+            ranges.append(range(low if low > 0 else 0, (high if high < n else n) + 1))
         for split in product(*ranges):
             left = [0] * 7
             for i, n in zip(needed, split, strict=True):
@@ -295,7 +366,49 @@ def _market_plans(
         )
         if not dominated:
             plans.append((left_coins, right_coins, left_part, right_part))
-    plans.sort(key=lambda plan: (plan[0] + plan[1], plan[0], plan[1]))
+    plans.sort(key=_plan_order)
+    return tuple(plans)
+
+
+def _plan_order(plan: tuple) -> tuple[int, int, int]:
+    return (plan[0] + plan[1], plan[0], plan[1])
+
+
+def _one_resource_plans(
+    i: int, n: int, left_most: tuple[int, ...], right_most: tuple[int, ...],
+    left_fixed: tuple[int, ...], left_groups: tuple[tuple[int, ...], ...],
+    right_fixed: tuple[int, ...], right_groups: tuple[tuple[int, ...], ...],
+    price_left: tuple[int, ...], price_right: tuple[int, ...],
+) -> tuple[tuple[int, int, tuple[int, ...], tuple[int, ...]], ...]:
+    """_market_plans for `n` units of the one resource `i` (most costs): each number of units
+    bought from the left is a price pair of its own (more from the left costs more there and
+    less on the right), so no plan is dominated, and each split is its pair's only plan."""
+    low = n - right_most[i]
+    high = left_most[i]
+    unit_left = price_left[i]
+    unit_right = price_right[i]
+    plans = []
+    for from_left in range(low if low > 0 else 0, (high if high < n else n) + 1):
+        from_right = n - from_left
+        if from_left:
+            units = [0] * 7
+            units[i] = from_left
+            left_part = tuple(units)
+            if left_groups and not can_supply(left_part, left_fixed, left_groups):
+                continue
+        else:
+            left_part = ZERO
+        if from_right:
+            units = [0] * 7
+            units[i] = from_right
+            right_part = tuple(units)
+            if right_groups and not can_supply(right_part, right_fixed, right_groups):
+                continue
+        else:
+            right_part = ZERO
+        plans.append((from_left * unit_left, from_right * unit_right, left_part, right_part))
+    if len(plans) > 1:
+        plans.sort(key=_plan_order)
     return tuple(plans)
 
 
@@ -334,14 +447,6 @@ def city_names(player: dict[str, Any]) -> set[str]:
     return {CARD_NAME[cid] for cid in player["built"]}
 
 
-#: Each wonder side's stage specials, stage by stage (None for a stage with none).
-STAGE_SPECIALS = {
-    (wid, side): tuple(stage["effect"].get("special") for stage in wonder["sides"][side])
-    for wid, wonder in WONDERS.items()
-    for side in ("A", "B")
-}
-
-
 def has_special(player: dict[str, Any], special: str) -> bool:
     built = STAGE_SPECIALS[(player["wonder"], player["side"])][: len(player["stage_cards"])]
     return special in built
@@ -358,69 +463,174 @@ def _bought(part: tuple[int, ...]) -> tuple[tuple[str, int], ...]:
     return tuple(unvector(part).items())
 
 
-def _action_with_plan(base: dict[str, Any], plan: tuple) -> dict[str, Any]:
-    left_coins, right_coins, left_part, right_part = plan
-    action = dict(base)
-    if left_coins or right_coins:
-        buy = {}
-        pay = {}
-        if left_coins:
-            buy["left"] = dict(_bought(left_part))
-            pay["left"] = left_coins
+def _offers(plans: tuple[tuple, ...]) -> tuple[tuple, ...]:
+    """Payment plans in the shape actions are made from: (coins to the left, to the right,
+    their sum, units bought from the left and from the right as (resource, units) pairs)."""
+    return tuple([(left_coins, right_coins, left_coins + right_coins, _bought(left_part),
+                   _bought(right_part))
+                  for left_coins, right_coins, left_part, right_part in plans])
+
+
+#: The only offer for a cost the city's own production covers.
+OWN_OFFERS = _offers(OWN_PLANS)
+
+
+def _with_offer(action: dict[str, Any], offer: tuple) -> dict[str, Any]:
+    """`action` (a new dict, changed in place) with what the offer buys and pays, if anything."""
+    left_coins, right_coins, _, left_items, right_items = offer
+    if left_coins:
         if right_coins:
-            buy["right"] = dict(_bought(right_part))
-            pay["right"] = right_coins
-        action["buy"] = buy
-        action["pay"] = pay
+            action["buy"] = {"left": dict(left_items), "right": dict(right_items)}
+            action["pay"] = {"left": left_coins, "right": right_coins}
+        else:
+            action["buy"] = {"left": dict(left_items)}
+            action["pay"] = {"left": left_coins}
+    elif right_coins:
+        action["buy"] = {"right": dict(right_items)}
+        action["pay"] = {"right": right_coins}
     return action
+
+
+#: What a city must still buy of a cost (see _rests), keyed by the cost and a small integer for
+#: its own production (see _key); what the market offers for that (see _market_plans, as
+#: _offers), keyed by the rests and small integers for the neighbours' sales and the city's
+#: prices. Each starts afresh when full, like the key tables.
+_RESTS: dict[tuple, tuple[tuple[int, ...], ...] | None] = {}
+_OFFERS: dict[tuple, tuple[tuple, ...]] = {}
+
+
+def _rests_of(need: tuple[int, ...], own: dict[str, Any]) -> tuple[tuple[int, ...], ...] | None:
+    """_rests for a city of production `own` (see _production)."""
+    key = (need, own["own_key"])
+    rests = _RESTS.get(key, MISSING)
+    if rests is MISSING:
+        if len(_RESTS) >= KEY_TABLE_SIZE:
+            _RESTS.clear()
+        rests = _RESTS[key] = _rests(need, own["own_fixed"], own["own_groups"])
+    return rests
+
+
+def _offers_of(
+    rests: tuple[tuple[int, ...], ...], own: dict[str, Any], left: dict[str, Any],
+    right: dict[str, Any],
+) -> tuple[tuple, ...]:
+    """The market's offers (see _offers) for `rests` to a city of production `own` between
+    `left` and `right`."""
+    key = (rests, left["sell_key"], right["sell_key"], own["price_key"])
+    offers = _OFFERS.get(key)
+    if offers is None:
+        if len(_OFFERS) >= KEY_TABLE_SIZE:
+            _OFFERS.clear()
+        offers = _OFFERS[key] = _offers(_market_plans(
+            rests, left["sell_fixed"], left["sell_groups"], right["sell_fixed"],
+            right["sell_groups"], own["price_left"], own["price_right"]))
+    return offers
+
+
+#: Offers for units of one resource (see _one_resource_offers), by (resource, units, most the
+#: left and the right neighbour sell of it, its prices on either side): a few hundred at most.
+_ONE_RESOURCE_OFFERS: dict[tuple[int, int, int, int, int, int], tuple[tuple, ...]] = {}
+
+
+def _one_resource_offers(
+    resource: int, units: int, own: dict[str, Any], left: dict[str, Any], right: dict[str, Any]
+) -> tuple[tuple, ...]:
+    """The offers (see _offers) for `units` of one `resource`: the same as the general way's,
+    worked out from a few numbers. For one resource the choice groups add up like fixed units
+    (each group offering it gives one), so the city makes all it can of it, buys the rest, and
+    each side sells up to its most (see _production)."""
+    units -= own["own_most"][resource]
+    if units <= 0:
+        return OWN_OFFERS
+    key = (resource, units, left["sell_most"][resource], right["sell_most"][resource],
+           own["price_left"][resource], own["price_right"][resource])
+    offers = _ONE_RESOURCE_OFFERS.get(key)
+    if offers is None:
+        offers = _ONE_RESOURCE_OFFERS[key] = _offers(_one_resource_plans(
+            resource, units, left["sell_most"], right["sell_most"], left["sell_fixed"], (),
+            right["sell_fixed"], (), own["price_left"], own["price_right"]))
+    return offers
 
 
 class CityFacts:
     """What `card_actions` needs to know of city `seat` beyond the card, worked out once for all
-    the cards of a hand: the names it has built, whether Olympia's free build is open, and the
-    payment plans per cost (productions of the city and its neighbours are read once)."""
+    the cards of a hand: the names it has built, its coins, whether Olympia's free build is
+    open, and the payment offers per cost (the neighbours' productions are read when the first
+    cost is to be bought)."""
 
-    __slots__ = ("_markets", "_plans", "_stage_plans", "names", "olympia_free", "seat", "state")
+    __slots__ = ("_left", "_right", "_stage_offers", "coins", "names", "olympia_free", "own",
+                 "player", "players", "seat")
 
     def __init__(self, state: dict[str, Any], seat: int) -> None:
-        player = state["players"][seat]
-        self.state = state
+        players = state["players"]
+        player = players[seat]
+        own = production(player)
+        self.players = players
         self.seat = seat
-        self.names = city_names(player)
-        self.olympia_free = olympia_free_available(player, state["age"])
-        self._plans: dict[tuple[int, ...], tuple[tuple, ...]] = {}
-        self._markets: tuple | None = None
-        self._stage_plans: list[tuple] | None = None
+        self.player = player
+        self.coins = player["coins"]
+        self.own = own
+        self.names = own["names"]
+        self.olympia_free = ("free_build_once_per_age" in own["specials"]
+                             and player["free_build_age"] != state["age"])
+        self._left: dict[str, Any] | None = None
+        self._right: dict[str, Any] | None = None
+        self._stage_offers: list[tuple] | None = None
 
-    def stage_plans(self) -> list[tuple]:
-        """The plans the city can afford for its next wonder stage ([] when all are built): the
-        same for every card of the hand."""
-        if self._stage_plans is None:
-            player = self.state["players"][self.seat]
-            stages = STAGE_COST[(player["wonder"], player["side"])]
+    def stage_offers(self) -> list[tuple]:
+        """The offers the city can afford for its next wonder stage ([] when all are built):
+        the same for every card of the hand."""
+        if self._stage_offers is None:
+            player = self.player
+            stages = STAGE_FACTS[(player["wonder"], player["side"])]
             built = len(player["stage_cards"])
-            coins = player["coins"]
-            self._stage_plans = [] if built >= len(stages) else [
-                plan for plan in self.plans(stages[built]) if plan[0] + plan[1] <= coins]
-        return self._stage_plans
+            coins = self.coins
+            self._stage_offers = [] if built >= len(stages) else [
+                offer for offer in self.offers(*stages[built]) if offer[2] <= coins]
+        return self._stage_offers
 
-    def plans(self, need: tuple[int, ...]) -> tuple[tuple, ...]:
-        """plans_for(state, seat, need), each cost worked out once."""
-        plans = self._plans.get(need)
-        if plans is None:
-            if self._markets is None:
-                players = self.state["players"]
-                count = len(players)
-                own = production(players[self.seat])
-                left = production(players[left_of(self.seat, count)])
-                right = production(players[right_of(self.seat, count)])
-                self._markets = (
-                    own["own_fixed"], own["own_groups"], left["sell_fixed"],
-                    left["sell_groups"], right["sell_fixed"], right["sell_groups"],
-                    own["price_left"], own["price_right"],
-                )
-            plans = self._plans[need] = payment_plans(need, *self._markets)
-        return plans
+    def offers(
+        self, need: tuple[int, ...], one: tuple[int, int] | None = None
+    ) -> tuple[tuple, ...]:
+        """The payment offers for `need` (see _offers): plans_for(state, seat, need). `one` is
+        (resource, units) when the cost is of one resource (see CARD_FACTS)."""
+        own = self.own
+        if one is not None:
+            if one[1] <= own["own_most"][one[0]]:
+                return OWN_OFFERS
+            rests = None
+        else:
+            rests = _rests_of(need, own)
+            if rests is None:
+                return OWN_OFFERS
+        left = self._left
+        if left is None:
+            players = self.players
+            count = len(players)
+            left = self._left = production(players[(self.seat + 1) % count])
+            self._right = production(players[(self.seat - 1) % count])
+        if one is not None:
+            return _one_resource_offers(one[0], one[1], own, left, self._right)
+        return _offers_of(rests, own, left, self._right)
+
+
+def _one_resource(need: tuple[int, ...]) -> tuple[int, int] | None:
+    """(resource, units) of a cost of one resource only, else None."""
+    needed = _support(need)
+    return (needed[0], need[needed[0]]) if len(needed) == 1 else None
+
+
+#: Per card: its name, the names that chain to it, its coins to the bank, its resource cost
+#: (None for none) and (resource, units) if that cost is of one resource, in one lookup.
+CARD_FACTS = {
+    cid: (card["name"], CARD_CHAIN[cid], card["coins"], CARD_COST[cid] if any(CARD_COST[cid])
+          else None, _one_resource(CARD_COST[cid]))
+    for cid, card in CARDS.items()
+}
+#: Per wonder side: each stage's cost and (resource, units) if it is of one resource.
+STAGE_FACTS = {
+    key: tuple((need, _one_resource(need)) for need in costs) for key, costs in STAGE_COST.items()
+}
 
 
 def card_actions(
@@ -440,42 +650,124 @@ def card_actions(
     type, the only ones an action of that type can be."""
     if only is not None and free_city:
         raise ValueError("the Free City's discard depends on its other actions")
+    if only == "discard":
+        return [{"type": "discard", "card": cid}]  # (always legal: nothing to know of the city)
     if facts is None:
         facts = CityFacts(state, seat)
-    player = state["players"][seat]
-    coins = player["coins"]
     actions: list[dict[str, Any]] = []
-    marker = {"free_city": True} if free_city else {}
-    card = CARDS[cid]
+    name, chain, bank, need, one = CARD_FACTS[cid]
     names = facts.names
-    if card["name"] not in names and only in (None, "build"):
-        base = {"type": "build", "card": cid, **marker}
-        if CARD_CHAIN[cid] and CARD_CHAIN[cid] & names:
+    if only != "wonder" and name not in names:
+        base = ({"type": "build", "card": cid, "free_city": True} if free_city
+                else {"type": "build", "card": cid})
+        if chain and not chain.isdisjoint(names):
             actions.append({**base, "free": "chain"})
             if free_city:
                 return actions
         else:
-            bank = card["coins"]
-            need = CARD_COST[cid]
+            coins = facts.coins
             free_payment = False
-            if any(need):
-                for plan in facts.plans(need):
-                    total = bank + plan[0] + plan[1]
+            if need is not None:
+                for offer in facts.offers(need, one):
+                    total = bank + offer[2]
                     if total <= coins:
-                        actions.append(_action_with_plan(base, plan))
-                        free_payment = free_payment or total == 0
+                        actions.append(_with_offer(dict(base), offer))
+                        if total == 0:
+                            free_payment = True
             elif bank <= coins:
                 actions.append(base)
                 free_payment = bank == 0
             if not free_payment and facts.olympia_free:
                 actions.append({**base, "free": "olympia"})
-    stage_plans = facts.stage_plans() if only in (None, "wonder") else ()
-    if stage_plans:
-        base = {"type": "wonder", "card": cid, **marker}
-        for plan in stage_plans:
-            actions.append(_action_with_plan(base, plan))
-    if only in (None, "discard") and not (free_city and actions):
-        actions.append({"type": "discard", "card": cid, **marker})
+    if only != "build":
+        stage_offers = facts.stage_offers()
+        if stage_offers:
+            base = ({"type": "wonder", "card": cid, "free_city": True} if free_city
+                    else {"type": "wonder", "card": cid})
+            for offer in stage_offers:
+                actions.append(_with_offer(dict(base), offer))
+    if only is None and not (free_city and actions):
+        actions.append({"type": "discard", "card": cid, "free_city": True} if free_city
+                       else {"type": "discard", "card": cid})
+    return actions
+
+
+def hand_actions(state: dict[str, Any], seat: int) -> list[dict[str, Any]]:
+    """card_actions of every distinct card of the seat's own hand, in order: the pick phase's
+    legal actions, listed for every pick of every seat, so worked out here in one pass."""
+    players = state["players"]
+    player = players[seat]
+    stage_cards = player["stage_cards"]
+    wonder = player["wonder"]
+    side = player["side"]
+    own = _production(wonder, side, len(stage_cards), tuple(player["built"]))
+    own_most = own["own_most"]
+    names = own["names"]
+    coins = player["coins"]
+    olympia_free = ("free_build_once_per_age" in own["specials"]
+                    and player["free_build_age"] != state["age"])
+    left = right = None
+    stage_offers: list[tuple] | tuple = ()
+    stages = STAGE_FACTS[(wonder, side)]
+    if len(stage_cards) < len(stages):
+        need, one = stages[len(stage_cards)]
+        if one is not None and one[1] <= own_most[one[0]]:
+            stage_offers = OWN_OFFERS
+        else:
+            rests = None if one is not None else _rests_of(need, own)
+            if one is None and rests is None:
+                stage_offers = OWN_OFFERS
+            else:
+                count = len(players)
+                left = production(players[(seat + 1) % count])
+                right = production(players[(seat - 1) % count])
+                offers = (_one_resource_offers(one[0], one[1], own, left, right)
+                          if one is not None else _offers_of(rests, own, left, right))
+                stage_offers = [offer for offer in offers if offer[2] <= coins]
+    actions: list[dict[str, Any]] = []
+    append = actions.append
+    for cid in dict.fromkeys(state["hands"][seat]):
+        name, chain, bank, need, one = CARD_FACTS[cid]
+        if name not in names:
+            if chain and not chain.isdisjoint(names):
+                append({"type": "build", "card": cid, "free": "chain"})
+            else:
+                free_payment = False
+                if need is None:
+                    if bank <= coins:
+                        append({"type": "build", "card": cid})
+                        free_payment = bank == 0
+                else:
+                    if one is not None:
+                        if one[1] <= own_most[one[0]]:
+                            offers = OWN_OFFERS
+                        else:
+                            if left is None:
+                                count = len(players)
+                                left = production(players[(seat + 1) % count])
+                                right = production(players[(seat - 1) % count])
+                            offers = _one_resource_offers(one[0], one[1], own, left, right)
+                    else:
+                        rests = _rests_of(need, own)
+                        if rests is None:
+                            offers = OWN_OFFERS
+                        else:
+                            if left is None:
+                                count = len(players)
+                                left = production(players[(seat + 1) % count])
+                                right = production(players[(seat - 1) % count])
+                            offers = _offers_of(rests, own, left, right)
+                    for offer in offers:
+                        total = bank + offer[2]
+                        if total <= coins:
+                            append(_with_offer({"type": "build", "card": cid}, offer))
+                            if total == 0:
+                                free_payment = True
+                if olympia_free and not free_payment:
+                    append({"type": "build", "card": cid, "free": "olympia"})
+        for offer in stage_offers:
+            append(_with_offer({"type": "wonder", "card": cid}, offer))
+        append({"type": "discard", "card": cid})
     return actions
 
 
