@@ -17,7 +17,7 @@ from pathlib import Path
 import resvg_py
 from django.contrib.staticfiles import finders
 from django.template.loader import render_to_string
-from django.utils.translation import gettext
+from django.utils.translation import get_language_bidi, gettext
 
 from games.presentation.board import SEAT_COLOURS
 
@@ -128,9 +128,11 @@ class _Drawing(HTMLParser):
     counts and the home board's grid of cells, as the page shows them (collapsed details and
     text for screen readers left out)."""
 
-    def __init__(self, part: set[str]) -> None:
+    def __init__(self, part: set[str], rtl: bool = False) -> None:
         super().__init__(convert_charrefs=True)
         self.part, self.depth = part, 0  # depth > 0: inside the player's part
+        # Right to left (Persian): lines and rows are laid out from the right, as the page does.
+        self.rtl = rtl
         self.stack: list[tuple[str, set[str], bool, bool]] = []  # tag, classes, hidden, silent
         self.svg: list[str] = []
         self.used: set[str] = set()
@@ -251,7 +253,8 @@ class _Drawing(HTMLParser):
             self.cell.icons.append((symbol, colour, ""))
             return
         self._room(ICON)
-        self.svg.append(f'<use href="#{symbol}" x="{self.x:.0f}" y="{self.y + 2:.0f}" '
+        self.svg.append(f'<use href="#{symbol}" x="{self._placed(self.x, ICON):.0f}" '
+                        f'y="{self.y + 2:.0f}" '
                         f'width="{ICON}" height="{ICON}" color="{colour}"/>')
         self.x += ICON + 1
         self.line_used = True
@@ -263,11 +266,16 @@ class _Drawing(HTMLParser):
         self._room(width)
         weight = ' font-weight="bold"' if bold else ""
         # Laid out by estimated widths: textLength makes the word take exactly that room.
-        self.svg.append(f'<text x="{self.x:.1f}" y="{self.y + 16:.0f}" font-size="{size}" '
+        self.svg.append(f'<text x="{self._placed(self.x, width):.1f}" y="{self.y + 16:.0f}" '
+                        f'font-size="{size}" '
                         f'fill="{colour}"{weight} textLength="{width:.1f}" '
                         f'lengthAdjust="spacingAndGlyphs">{escape(word)}</text>')
         self.x += width
         self.line_used = True
+
+    def _placed(self, x: float, width: float) -> float:
+        """Where something laid out at `x` (from the line's start) is drawn."""
+        return WIDTH - x - width if self.rtl else x
 
     def _draw_row(self, cells: list[_Cell]) -> None:
         self._break()
@@ -275,17 +283,21 @@ class _Drawing(HTMLParser):
         width = (WIDTH - 2 * PAD) / columns
         height = 3 * LINE
         for index, cell in enumerate(cells):
-            x = PAD + index * width
+            x = self._placed(PAD + index * width, width)
             self.svg.append(f'<rect x="{x + 1:.0f}" y="{self.y:.0f}" width="{width - 2:.0f}" '
                             f'height="{height - 2}" rx="3" fill="{cell.background}"/>')
             name = " ".join(cell.texts[1:]) if cell.texts[:1] and cell.texts[0].startswith(
                 "(") else " ".join(cell.texts)
+            # A cell's words start at its right edge in a right-to-left language.
+            start, anchor = (x + width - 3, ' text-anchor="end"') if self.rtl else (x + 3, "")
             for number, part in enumerate(textwrap.wrap(name, 12, break_long_words=True)[:2]):
                 if part:
-                    self.svg.append(f'<text x="{x + 3:.0f}" y="{self.y + 13 + 12 * number:.0f}" '
-                                    f'font-size="10" fill="{TEXT_COLOUR}">{escape(part)}</text>')
+                    self.svg.append(f'<text x="{start:.0f}" y="{self.y + 13 + 12 * number:.0f}" '
+                                    f'font-size="10" fill="{TEXT_COLOUR}"{anchor}>'
+                                    f'{escape(part)}</text>')
             for place, (symbol, colour, count) in enumerate(cell.icons[:3]):
-                left = x + 3 + place * (ICON + 6)
+                left = (x + width - 3 - (place + 1) * (ICON + 6) + 6 if self.rtl
+                        else x + 3 + place * (ICON + 6))
                 self.svg.append(f'<use href="#{symbol}" x="{left:.0f}" y="{self.y + 38:.0f}" '
                                 f'width="{ICON - 2}" height="{ICON - 2}" color="{colour}"/>')
                 if count:
@@ -306,12 +318,13 @@ class _Drawing(HTMLParser):
 
 
 def board_svg(engine_slug: str, board_html: str) -> tuple[str, int, str] | None:
-    """The player's part of a rendered board as (SVG, height, the words it shows); None when
-    the engine's board has no part of its own for the player."""
+    """The player's part of a rendered board as (SVG, height, the words it shows), laid out in
+    the active language's direction; None when the engine's board has no part of its own for
+    the player."""
     part = PLAYER_PART.get(engine_slug)
     if part is None:
         return None
-    drawing = _Drawing(part)
+    drawing = _Drawing(part, rtl=get_language_bidi())
     drawing.feed(board_html)
     drawing.close()
     if not drawing.svg:

@@ -140,3 +140,25 @@ def test_a_picture_past_the_size_limit_at_every_zoom_is_refused():
     with pytest.raises(ValueError, match="bytes even at zoom"):
         board_picture.rasterize(svg)
 
+
+
+def _line_of_words(svg: str) -> list[tuple[float, str]]:
+    """(x, word) of the flowing words of the picture's first line that holds two or more."""
+    lines: dict[str, list[tuple[float, str]]] = {}
+    for x, y, word in re.findall(r'<text x="([\d.]+)" y="(\d+)" font-size="\d+" [^>]*'
+                                 r'textLength="[\d.]+"[^>]*>([^<]+)</text>', svg):
+        lines.setdefault(y, []).append((float(x), unescape(word)))
+    return next(words for words in lines.values() if len(words) >= 2)
+
+
+@pytest.mark.parametrize(("language", "right_to_left"), [("en", False), ("fa", True)])
+def test_a_right_to_left_language_is_laid_out_from_the_right(language, right_to_left):
+    from django.utils import translation
+
+    game, users = played("stone_age", 2, 6)
+    seat = game.seats.get(user=users[0]).number
+    with translation.override(language):
+        svg, _, _ = board_picture.board_svg("stone_age", board_picture.board_html(game, seat))
+    words = _line_of_words(svg)  # in reading order
+    first, second = words[0][0], words[1][0]
+    assert (first > second) == right_to_left, words
