@@ -200,9 +200,15 @@ def turns_message(user, rows: list[Notification], now: datetime,
         return _list_message("turns", user, rows, now, message_id)
 
 
+#: Games of a "your move in N games" email drawn as pictures (each at most 60 KB): the first
+#: ones listed, so that the email stays a few hundred KB at most.
+LIST_PICTURES = 3
+
+
 def _list_message(template: str, user, rows: list[Notification], now: datetime,
                   message_id: str) -> EmailMultiAlternatives:
     items, playable_games, described_games = [], set(), set()
+    pictures: list[tuple[bytes, str]] = []  # (PNG, Content-ID) of the turns' boards
     for row in rows:
         context = email_context(row, now)
         # Each game is drawn once, under its first item, as it stands now.
@@ -210,11 +216,17 @@ def _list_message(template: str, user, rows: list[Notification], now: datetime,
         described_games.add(row.game_id)
         # Play by email from a list too: each game awaiting the player lists its choices
         # once, with the reply address bound to its current version.
-        play = None
+        play = picture = None
         if context.get("reply_address") and row.game_id not in playable_games:
             playable_games.add(row.game_id)
             play = {key: context[key] for key in (
                 "choices", "choices_total", "choices_hidden_after", "reply_address")}
+            drawn = (_player_board(row) if template == "turns" and len(pictures) < LIST_PICTURES
+                     else None)
+            if drawn is not None:
+                picture = {"cid": make_msgid("board", domain="turnpost")[1:-1],
+                           "alt": drawn.alt, "width": drawn.width, "height": drawn.height}
+                pictures.append((drawn.png, picture["cid"]))
         items.append({
             "kind_label": context["kind_label"],
             "game_name": context.get("game_name", ""),
@@ -224,6 +236,7 @@ def _list_message(template: str, user, rows: list[Notification], now: datetime,
             "facts": row.context,
             "kind": row.kind,
             "play": play,
+            "board_picture": picture,
             "game_lines": context.get("game_lines", []) if describe else [],
             "what_changed": context.get("what_changed", []) if describe else [],
         })
@@ -236,13 +249,16 @@ def _list_message(template: str, user, rows: list[Notification], now: datetime,
         "unsubscribe_url": unsubscribe_url(user, rows[0].kind),
     }
     base = f"notifications/email/{template}"
-    return _message(
+    message = _message(
         user=user, kind=rows[0].kind,
         subject=render_to_string(f"{base}.subject.txt", context),
         text=render_to_string(f"{base}.txt", context),
         html=render_to_string(f"{base}.html", context),
         reply_to=reply_to, message_id=message_id,
     )
+    for png, content_id in pictures:
+        _attach_inline(message, png, content_id)
+    return message
 
 
 # ---- the facts and the one line (stream, push, webhooks) -----------------------------------------

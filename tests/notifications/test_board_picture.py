@@ -20,8 +20,8 @@ from notifications import board_picture
 from notifications.models import NotificationKind
 from notifications.rendering import build_email
 from notifications.services import notify
-from tests.factories import committed
-from tests.notifications.email_play import started
+from tests.factories import committed, started_game
+from tests.notifications.email_play import confirmed_player, started
 
 pytestmark = pytest.mark.django_db
 
@@ -162,3 +162,41 @@ def test_a_right_to_left_language_is_laid_out_from_the_right(language, right_to_
     words = _line_of_words(svg)  # in reading order
     first, second = words[0][0], words[1][0]
     assert (first > second) == right_to_left, words
+
+
+def test_the_email_of_several_games_shows_each_games_board_by_its_own_picture():
+    from notifications.rendering import turns_message
+
+    player = confirmed_player()
+    rows = []
+    for engine_slug in ("stone_age", "caverna"):
+        people = iter([player])
+        game, _ = started_game(2, engine=engine_slug, seed="several",
+                               make_user=lambda people=people: next(people, None)
+                               or confirmed_player())
+        seat = game.seats.get(user=player).number
+        engine = get_engine(engine_slug)
+        while seat not in engine.active_seats(game.state):  # the others move up to the player
+            other = engine.active_seats(game.state)[0]
+            with committed():
+                game_services.game_action_submit(
+                    game_id=game.pk, user=game.seats.get(number=other).user,
+                    action=engine.bot_action(game.state, other), expected_version=game.version,
+                    source=ActionSource.WEB)
+            game = Game.objects.get(pk=game.pk)
+        rows.append(notify(user=player, kind=NotificationKind.YOUR_TURN, game=game,
+                           seat_number=seat))
+    message = turns_message(player, rows, timezone.now(), "<several@turnpost>").message()
+    images = [part for part in message.walk() if part.get_content_type() == "image/png"]
+    assert len(images) == 2
+    html = next(part for part in message.walk() if part.get_content_type() == "text/html")
+    html = html.get_payload(decode=True).decode()
+    shown = re.findall(r'<img src="cid:([^"]+)" alt="([^"]+)"', html)
+    assert sorted(cid for cid, _ in shown) == sorted(
+        image["Content-ID"].strip("<>") for image in images)
+    for row, (_, alt) in zip(rows, shown, strict=True):
+        assert unescape(alt).startswith(f"Your board in {row.game.title}: ")
+    for image in images:
+        assert len(image.get_payload(decode=True)) <= board_picture.MAX_BYTES
+        decoded_png(image.get_payload(decode=True))
+
