@@ -757,16 +757,24 @@ def hand_actions(state: dict[str, Any], seat: int) -> list[dict[str, Any]]:
                                 left = production(players[(seat + 1) % count])
                                 right = production(players[(seat - 1) % count])
                             offers = _offers_of(rests, own, left, right)
-                    for offer in offers:
-                        total = bank + offer[2]
-                        if total <= coins:
-                            append(_with_offer({"type": "build", "card": cid}, offer))
-                            if total == 0:
-                                free_payment = True
+                    if offers is OWN_OFFERS:  # (nothing bought: the action as it is)
+                        if bank <= coins:
+                            append({"type": "build", "card": cid})
+                            free_payment = bank == 0
+                    else:
+                        for offer in offers:
+                            total = bank + offer[2]
+                            if total <= coins:
+                                append(_with_offer({"type": "build", "card": cid}, offer))
+                                if total == 0:
+                                    free_payment = True
                 if olympia_free and not free_payment:
                     append({"type": "build", "card": cid, "free": "olympia"})
-        for offer in stage_offers:
-            append(_with_offer({"type": "wonder", "card": cid}, offer))
+        if stage_offers is OWN_OFFERS:
+            append({"type": "wonder", "card": cid})
+        else:
+            for offer in stage_offers:
+                append(_with_offer({"type": "wonder", "card": cid}, offer))
         append({"type": "discard", "card": cid})
     return actions
 
