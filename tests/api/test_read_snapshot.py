@@ -80,8 +80,11 @@ def test_every_read_answers_from_one_version_while_turns_resolve():
         return "snapshot", 2, shown["version"], shown["awaiting"], _plain(shown["view"]), None
 
     def read_page():
-        # The only thread rendering templates: the test client's context is this page's own.
-        context = page.get(f"/games/{game.pk}/").context
+        # The test client collects every template rendered meanwhile, in any thread (a turn
+        # email draws the recipient's board from the board template): take the page's own.
+        response = page.get(f"/games/{game.pk}/")
+        names = [template.name for template in response.templates]
+        context = response.context[names.index("games/detail.html")]
         awaited = [row["number"] for row in context["legend"] if row["state"] == "to act"]
         return "page", 0, context["game"].version, awaited, _plain(context["view"]), None
 

@@ -282,9 +282,11 @@ def test_a_bot_seat_past_its_deadline_is_left_to_the_bot_task_not_played_in_the_
     assert report.timed_out_seats == 1  # alice's; the bot's seat is not a timeout
     assert not Action.objects.filter(game=game, source="bot").exists()
     assert Action.objects.get(game=game, source="timeout").seat_number != bot_seat.number
-    for callback in callbacks:
-        callback()
-    # After the commit the bot task bid for its seat (and played on while it was its turn).
+    # After the commit the bot task bids for its seat, a decision a task, each commit queueing
+    # the next (run here as they are queued), and plays on while it is its turn.
+    with TestCase.captureOnCommitCallbacks(execute=True):
+        for callback in callbacks:
+            callback()
     bot_moves = Action.objects.filter(game=game, source="bot", seat_number=bot_seat.number)
     assert bot_moves.order_by("sequence").first().payload["type"] == "bid"
     game.refresh_from_db()
