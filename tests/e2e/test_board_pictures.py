@@ -12,6 +12,7 @@ import random
 
 import pytest
 from allauth.account.models import EmailAddress
+from django.utils import timezone
 
 from games.engines.registry import get_engine
 from games.models import Game
@@ -49,7 +50,9 @@ def _mid_game(slug: str, players: int) -> tuple[Game, list]:
         return chooser.choice(furnish) if furnish else None
 
     state = played_until(engine, state, far_enough, choose=furnishing)
-    Game.objects.filter(pk=game.pk).update(state=state)
+    # A new `updated_at` too: the start's emails already drew (and cached) the view of this
+    # version as it was before the state was put in place.
+    Game.objects.filter(pk=game.pk).update(state=state, updated_at=timezone.now())
     for user in users:
         EmailAddress.objects.get_or_create(user=user, email=user.email,
                                            defaults={"verified": True, "primary": True})

@@ -22,6 +22,7 @@ import time
 import pytest
 from allauth.account.models import EmailAddress
 from django.test import Client
+from django.utils import timezone
 
 from games.engines.registry import get_engine
 from games.models import Game
@@ -39,7 +40,9 @@ def _game(slug: str, players: int, far_enough) -> tuple[Game, Client]:
     game, users = started_game(players, engine=slug, seed=f"render-{slug}")
     engine = get_engine(slug)
     state = played_until(engine, game.state, lambda state: far_enough(engine, state))
-    Game.objects.filter(pk=game.pk).update(state=state)
+    # A new `updated_at` too: the start's emails already drew (and cached) the view of this
+    # version as it was before the state was put in place.
+    Game.objects.filter(pk=game.pk).update(state=state, updated_at=timezone.now())
     EmailAddress.objects.get_or_create(user=users[0], email=users[0].email,
                                        defaults={"verified": True, "primary": True})
     client = Client()
