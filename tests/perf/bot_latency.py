@@ -316,8 +316,12 @@ def _play(slug: str, players: int, person_moves: int) -> tuple[int, list[float],
             if body["status"] != "active" or person in body["awaiting_seats"]:
                 break
             time.sleep(DB_POLL_SECONDS)
-        time.sleep(1.5)  # the page's relay catches up
-        watch.poll()
+        # In 7 Wonders the person's turn is back with the bots' next picks still to come: keep
+        # watching (the API too, not only the page's relay) while they are made.
+        quiet_until = time.monotonic() + 1.5
+        while time.monotonic() < quiet_until:
+            watch.poll()
+            time.sleep(DB_POLL_SECONDS)
     finally:
         watch.stop()
     return game.pk, turn_back, {"ready": ready, "db": watch.db_seen, "api": watch.api_seen,
