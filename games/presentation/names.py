@@ -16,4 +16,7 @@ def with_names(text: str, names: Mapping[int, str]) -> str:
 
 def seat_names(game) -> dict[int, str]:
     """Display names by seat number, as the game page shows them."""
-    return {seat.number: seat.player_name for seat in game.seats.all() if seat.number is not None}
+    seats = game.seats.all()
+    if "seats" not in getattr(game, "_prefetched_objects_cache", {}):
+        seats = seats.select_related("user")  # one query, not one a seat
+    return {seat.number: seat.player_name for seat in seats if seat.number is not None}
