@@ -108,6 +108,8 @@ def test_the_corpus_spans_clients_languages_charsets_and_layouts():
                                                "auto-reply")), layouts
 
 
+# 112 started games, one a reply: ~80 s of a worker; CI runs it with the slow tests.
+@pytest.mark.slow
 def test_every_corpus_reply_has_its_outcome_and_none_plays_a_wrong_move(capsys, settings):
     # Production's trust rules: a reply plays only with our MTA's passing verdict.
     settings.EMAIL_PLAY_REQUIRE_AUTHENTICATION = True

@@ -273,6 +273,8 @@ def test_receive_email_as_an_mta_pipe_process(tmp_path):
         "Your email could not be read safely (an empty message)")
 
 
+# A throughput figure over 100 answers (~35 s of a worker): with the slow tests.
+@pytest.mark.slow
 @pytest.mark.postgres
 @pytest.mark.django_db
 def test_throughput_of_answers_through_the_parser_and_services(capsys):
