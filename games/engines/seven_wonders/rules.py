@@ -71,23 +71,73 @@ STAGE_SPECIALS = {
 # ----- production ---------------------------------------------------------------------------
 
 
-@lru_cache(maxsize=CACHE_SIZE)
+#: The specials of a wonder side's first stages, by (wonder, side) and stages built.
+STAGE_SPECIAL_SETS = {
+    key: tuple(frozenset(specials[:built]) for built in range(len(specials) + 1))
+    for key, specials in STAGE_SPECIALS.items()
+}
+#: Whether an effect changes what a city makes, sells or pays at the market: only those need a
+#: production worked out anew (see _production).
+_TRADE_EFFECT_KEYS = ("produce", "produce_choice", "trade_discount")
+
+
+def _changes_trade(effect: dict[str, Any]) -> bool:
+    return any(key in effect for key in _TRADE_EFFECT_KEYS)
+
+
+CARD_CHANGES_TRADE = {cid: _changes_trade(card["effect"]) for cid, card in CARDS.items()}
+
+
+#: Productions by (wonder, side, stages built, cards built): see _production. Starts afresh
+#: when full, like the caches below.
+_PRODUCTIONS: dict[tuple, dict[str, Any]] = {}
+
+
 def _production(wonder: str, side: str, stages: int, built: tuple[str, ...]) -> dict[str, Any]:
+    """The production of a city with these cards and wonder stages (see _produce), cached."""
+    key = (wonder, side, stages, built)
+    made = _PRODUCTIONS.get(key)
+    if made is None:
+        if len(_PRODUCTIONS) >= CACHE_SIZE:
+            _PRODUCTIONS.clear()
+        made = _PRODUCTIONS[key] = _produce(wonder, side, stages, built)
+    return made
+
+
+def _produce(wonder: str, side: str, stages: int, built: tuple[str, ...]) -> dict[str, Any]:
     """The production of a city with these cards and wonder stages: that of the city without its
-    last card (or, with no card, without its last stage) plus that card's (stage's) effect. The
-    parts add up in any order, and the smaller city is nearly always in the cache already (a
-    city grows by a card or a stage at a time), so this costs one effect, not all of them.
+    last stage or without its last card, whichever is cached (a city grows by a card or a stage
+    at a time, so one of them nearly always is), plus that stage's (card's) effect. The parts
+    add up in any order, so this costs one effect, not all of them.
 
     Beside the production it holds what the hand's actions need of the city, worked out here
     once instead of at every hand: the names it has built, its built stages' specials, and small
     integer keys of what it buys with and sells (see _keyed)."""
-    if built:
+    before = _PRODUCTIONS.get((wonder, side, stages - 1, built)) if stages else None
+    if before is None and built:
         before = _production(wonder, side, stages, built[:-1])
-        made = _with_effect(before, CARDS[built[-1]]["effect"])
-        names = before["names"] | {CARD_NAME[built[-1]]}
+        cid = built[-1]
+        effect = CARDS[cid]["effect"]
+        names = before["names"] | {CARD_NAME[cid]}
+        if not CARD_CHANGES_TRADE[cid]:
+            # Most cards leave the market as it was: its parts and their keys are kept.
+            made = dict(before)
+            made["names"] = names
+            if "shields" in effect:
+                made["shields"] += effect["shields"]
+            return made
+        made = _with_effect(before, effect)
     elif stages:
-        before = _production(wonder, side, stages - 1, built)
-        made = _with_effect(before, stage_list(wonder, side)[stages - 1]["effect"])
+        if before is None:
+            before = _production(wonder, side, stages - 1, built)
+        effect = stage_list(wonder, side)[stages - 1]["effect"]
+        if not _changes_trade(effect):
+            made = dict(before)
+            made["specials"] = STAGE_SPECIAL_SETS[(wonder, side)][stages]
+            if "shields" in effect:
+                made["shields"] += effect["shields"]
+            return made
+        made = _with_effect(before, effect)
         names = before["names"]
     else:
         start = [0] * 7
@@ -103,7 +153,7 @@ def _production(wonder: str, side: str, stages: int, built: tuple[str, ...]) -> 
         }
         names = frozenset()
     made["names"] = names
-    made["specials"] = frozenset(STAGE_SPECIALS[(wonder, side)][:stages])
+    made["specials"] = STAGE_SPECIAL_SETS[(wonder, side)][stages]
     made["own_key"] = _key(_OWN_KEYS, (made["own_fixed"], made["own_groups"]))
     made["sell_key"] = _key(_SELL_KEYS, (made["sell_fixed"], made["sell_groups"]))
     made["price_key"] = _key(_PRICE_KEYS, (made["price_left"], made["price_right"]))
@@ -176,9 +226,9 @@ def _with_effect(before: dict[str, Any], effect: dict[str, Any]) -> dict[str, An
 
 def production(player: dict[str, Any]) -> dict[str, Any]:
     """The city's production, what neighbours may buy from it, its trade prices and shields."""
-    return _production(
-        player["wonder"], player["side"], len(player["stage_cards"]), tuple(player["built"])
-    )
+    key = (player["wonder"], player["side"], len(player["stage_cards"]), tuple(player["built"]))
+    made = _PRODUCTIONS.get(key)
+    return _production(*key) if made is None else made
 
 
 def shields(player: dict[str, Any]) -> int:
@@ -700,7 +750,8 @@ def hand_actions(state: dict[str, Any], seat: int) -> list[dict[str, Any]]:
     stage_cards = player["stage_cards"]
     wonder = player["wonder"]
     side = player["side"]
-    own = _production(wonder, side, len(stage_cards), tuple(player["built"]))
+    key = (wonder, side, len(stage_cards), tuple(player["built"]))
+    own = _PRODUCTIONS.get(key) or _production(*key)
     own_most = own["own_most"]
     names = own["names"]
     coins = player["coins"]
