@@ -571,9 +571,15 @@ def _offers_of(
     if offers is None:
         if len(_OFFERS) >= KEY_TABLE_SIZE:
             _OFFERS.clear()
-        offers = _OFFERS[key] = _offers(_market_plans(
-            rests, left["sell_fixed"], left["sell_groups"], right["sell_fixed"],
-            right["sell_groups"], own["price_left"], own["price_right"]))
+        support = _support(rests[0]) if len(rests) == 1 else None
+        if support is None or len(support) != 1:
+            offers = _offers(_market_plans(
+                rests, left["sell_fixed"], left["sell_groups"], right["sell_fixed"],
+                right["sell_groups"], own["price_left"], own["price_right"]))
+        else:
+            # Most often what is still to buy is of one resource: its own small cache.
+            offers = _bought_offers(support[0], rests[0][support[0]], own, left, right)
+        _OFFERS[key] = offers
     return offers
 
 
@@ -592,6 +598,13 @@ def _one_resource_offers(
     units -= own["own_most"][resource]
     if units <= 0:
         return OWN_OFFERS
+    return _bought_offers(resource, units, own, left, right)
+
+
+def _bought_offers(
+    resource: int, units: int, own: dict[str, Any], left: dict[str, Any], right: dict[str, Any]
+) -> tuple[tuple, ...]:
+    """The offers for `units` of one `resource` that a city of production `own` must buy."""
     key = (resource, units, left["sell_most"][resource], right["sell_most"][resource],
            own["price_left"][resource], own["price_right"][resource])
     offers = _ONE_RESOURCE_OFFERS.get(key)
