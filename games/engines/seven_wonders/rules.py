@@ -9,7 +9,7 @@ from __future__ import annotations
 from functools import lru_cache
 from itertools import count as counter
 from itertools import product
-from operator import mul, sub
+from operator import add, gt, mul, sub
 from typing import Any
 
 from .data import CARDS, WONDERS
@@ -770,7 +770,7 @@ def hand_actions(state: dict[str, Any], seat: int) -> list[dict[str, Any]]:
     coins = player["coins"]
     olympia_free = ("free_build_once_per_age" in own["specials"]
                     and player["free_build_age"] != state["age"])
-    left = right = None
+    left = right = market = None
     stage_offers: list[tuple] | tuple = ()
     stages = STAGE_FACTS[(wonder, side)]
     if len(stage_cards) < len(stages):
@@ -785,8 +785,13 @@ def hand_actions(state: dict[str, Any], seat: int) -> list[dict[str, Any]]:
                 count = len(players)
                 left = production(players[(seat + 1) % count])
                 right = production(players[(seat - 1) % count])
-                offers = (_one_resource_offers(one[0], one[1], own, left, right)
-                          if one is not None else _offers_of(rests, own, left, right))
+                market = tuple(map(add, left["sell_most"], right["sell_most"]))
+                if one is not None:
+                    offers = _one_resource_offers(one[0], one[1], own, left, right)
+                elif len(rests) == 1 and any(map(gt, rests[0], market)):
+                    offers = ()  # (see below)
+                else:
+                    offers = _offers_of(rests, own, left, right)
                 stage_offers = [offer for offer in offers if offer[2] <= coins]
     actions: list[dict[str, Any]] = []
     append = actions.append
@@ -810,6 +815,7 @@ def hand_actions(state: dict[str, Any], seat: int) -> list[dict[str, Any]]:
                                 count = len(players)
                                 left = production(players[(seat + 1) % count])
                                 right = production(players[(seat - 1) % count])
+                                market = tuple(map(add, left["sell_most"], right["sell_most"]))
                             offers = _one_resource_offers(one[0], one[1], own, left, right)
                     else:
                         rests = _rests_of(need, own)
@@ -820,7 +826,14 @@ def hand_actions(state: dict[str, Any], seat: int) -> list[dict[str, Any]]:
                                 count = len(players)
                                 left = production(players[(seat + 1) % count])
                                 right = production(players[(seat - 1) % count])
-                            offers = _offers_of(rests, own, left, right)
+                                market = tuple(map(add, left["sell_most"], right["sell_most"]))
+                            # More of a resource than both neighbours together can sell: no
+                            # offer (most costs a city cannot cover itself; see the bounds of
+                            # _market_plans), known before any market is looked up.
+                            if len(rests) == 1 and any(map(gt, rests[0], market)):
+                                offers = ()
+                            else:
+                                offers = _offers_of(rests, own, left, right)
                     if offers is OWN_OFFERS:  # (nothing bought: the action as it is)
                         if bank <= coins:
                             append({"type": "build", "card": cid})
