@@ -770,29 +770,29 @@ def hand_actions(state: dict[str, Any], seat: int) -> list[dict[str, Any]]:
     coins = player["coins"]
     olympia_free = ("free_build_once_per_age" in own["specials"]
                     and player["free_build_age"] != state["age"])
-    left = right = market = None
+    count = len(players)
+    left = production(players[(seat + 1) % count])
+    right = production(players[(seat - 1) % count])
+    # The most units of each resource both neighbours together sell, and with the city's own:
+    # a cost beyond either has no offer (most costs a city cannot cover itself; see the bounds
+    # of _market_plans), known before its rests are worked out or the market is looked up.
+    market = tuple(map(add, left["sell_most"], right["sell_most"]))
+    reach = tuple(map(add, own_most, market))
     stage_offers: list[tuple] | tuple = ()
     stages = STAGE_FACTS[(wonder, side)]
     if len(stage_cards) < len(stages):
         need, one = stages[len(stage_cards)]
-        if one is not None and one[1] <= own_most[one[0]]:
-            stage_offers = OWN_OFFERS
-        else:
-            rests = None if one is not None else _rests_of(need, own)
-            if one is None and rests is None:
+        if one is not None:
+            stage_offers = (OWN_OFFERS if one[1] <= own_most[one[0]] else [
+                offer for offer in _one_resource_offers(one[0], one[1], own, left, right)
+                if offer[2] <= coins])
+        elif not any(map(gt, need, reach)):
+            rests = _rests_of(need, own)
+            if rests is None:
                 stage_offers = OWN_OFFERS
-            else:
-                count = len(players)
-                left = production(players[(seat + 1) % count])
-                right = production(players[(seat - 1) % count])
-                market = tuple(map(add, left["sell_most"], right["sell_most"]))
-                if one is not None:
-                    offers = _one_resource_offers(one[0], one[1], own, left, right)
-                elif len(rests) == 1 and any(map(gt, rests[0], market)):
-                    offers = ()  # (see below)
-                else:
-                    offers = _offers_of(rests, own, left, right)
-                stage_offers = [offer for offer in offers if offer[2] <= coins]
+            elif len(rests) > 1 or not any(map(gt, rests[0], market)):
+                stage_offers = [offer for offer in _offers_of(rests, own, left, right)
+                                if offer[2] <= coins]
     actions: list[dict[str, Any]] = []
     append = actions.append
     for cid in dict.fromkeys(state["hands"][seat]):
@@ -811,29 +811,17 @@ def hand_actions(state: dict[str, Any], seat: int) -> list[dict[str, Any]]:
                         if one[1] <= own_most[one[0]]:
                             offers = OWN_OFFERS
                         else:
-                            if left is None:
-                                count = len(players)
-                                left = production(players[(seat + 1) % count])
-                                right = production(players[(seat - 1) % count])
-                                market = tuple(map(add, left["sell_most"], right["sell_most"]))
                             offers = _one_resource_offers(one[0], one[1], own, left, right)
+                    elif any(map(gt, need, reach)):
+                        offers = ()
                     else:
                         rests = _rests_of(need, own)
                         if rests is None:
                             offers = OWN_OFFERS
+                        elif len(rests) == 1 and any(map(gt, rests[0], market)):
+                            offers = ()
                         else:
-                            if left is None:
-                                count = len(players)
-                                left = production(players[(seat + 1) % count])
-                                right = production(players[(seat - 1) % count])
-                                market = tuple(map(add, left["sell_most"], right["sell_most"]))
-                            # More of a resource than both neighbours together can sell: no
-                            # offer (most costs a city cannot cover itself; see the bounds of
-                            # _market_plans), known before any market is looked up.
-                            if len(rests) == 1 and any(map(gt, rests[0], market)):
-                                offers = ()
-                            else:
-                                offers = _offers_of(rests, own, left, right)
+                            offers = _offers_of(rests, own, left, right)
                     if offers is OWN_OFFERS:  # (nothing bought: the action as it is)
                         if bank <= coins:
                             append({"type": "build", "card": cid})
