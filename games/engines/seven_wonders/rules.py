@@ -394,9 +394,14 @@ def _market_plans(
             left_part = tuple(left)
             # map over operator functions: the same sums as generator expressions, in C.
             right_part = tuple(map(sub, rest, left_part))
-            if left_groups and not can_supply(left_part, left_fixed, left_groups):
+            # A side asked for more than its fixed units of one resource alone can sell them
+            # (the split is bounded by its most); beyond its fixed units of two resources or
+            # more its choice groups must serve them all at once, as can_supply tells.
+            if left_groups and sum(map(gt, left_part, left_fixed)) > 1 and not can_supply(
+                    left_part, left_fixed, left_groups):
                 continue
-            if right_groups and not can_supply(right_part, right_fixed, right_groups):
+            if right_groups and sum(map(gt, right_part, right_fixed)) > 1 and not can_supply(
+                    right_part, right_fixed, right_groups):
                 continue
             left_coins = sum(map(mul, left_part, price_left))
             right_coins = sum(map(mul, right_part, price_right))
@@ -407,15 +412,15 @@ def _market_plans(
                 by_price[key] = plan
     if len(by_price) < 2:  # nothing to compare (most costs)
         return tuple([(*key, *plan) for key, plan in by_price.items()])
+    # A price pair is dominated when another costs no more on both sides: in the order of
+    # coins to the left (then to the right), exactly those not cheaper on the right than every
+    # pair before them.
     plans = []
-    for (left_coins, right_coins), (left_part, right_part) in by_price.items():
-        dominated = any(
-            (other_left <= left_coins and other_right <= right_coins)
-            and (other_left, other_right) != (left_coins, right_coins)
-            for other_left, other_right in by_price
-        )
-        if not dominated:
-            plans.append((left_coins, right_coins, left_part, right_part))
+    cheapest_right = None
+    for left_coins, right_coins in sorted(by_price):
+        if cheapest_right is None or right_coins < cheapest_right:
+            cheapest_right = right_coins
+            plans.append((left_coins, right_coins, *by_price[left_coins, right_coins]))
     plans.sort(key=_plan_order)
     return tuple(plans)
 
