@@ -576,16 +576,101 @@ def _offers_of(
     if offers is None:
         if len(_OFFERS) >= KEY_TABLE_SIZE:
             _OFFERS.clear()
-        support = _support(rests[0]) if len(rests) == 1 else None
-        if support is None or len(support) != 1:
+        support = _support(rests[0]) if len(rests) == 1 else ()
+        if len(support) == 1:
+            # Most often what is still to buy is of one resource: its own small cache.
+            offers = _bought_offers(support[0], rests[0][support[0]], own, left, right)
+        elif len(support) == 2:  # next most often, of two: worked out without vectors
+            offers = _two_resource_offers(rests[0], support[0], support[1], own, left, right)
+        else:
             offers = _offers(_market_plans(
                 rests, left["sell_fixed"], left["sell_groups"], right["sell_fixed"],
                 right["sell_groups"], own["price_left"], own["price_right"]))
-        else:
-            # Most often what is still to buy is of one resource: its own small cache.
-            offers = _bought_offers(support[0], rests[0][support[0]], own, left, right)
         _OFFERS[key] = offers
     return offers
+
+
+def _two_resource_offers(
+    rest: tuple[int, ...], a: int, b: int, own: dict[str, Any], left: dict[str, Any],
+    right: dict[str, Any],
+) -> tuple[tuple, ...]:
+    """_offers(_market_plans((rest,), ...)) for a rest of two resources `a` < `b` only, bought
+    by a city of production `own` between `left` and `right`: the same splits, bounds, checks,
+    canonical plans and order (see _market_plans), on the units of the two resources alone."""
+    left_fixed = left["sell_fixed"]
+    right_fixed = right["sell_fixed"]
+    left_groups = left["sell_groups"]
+    right_groups = right["sell_groups"]
+    left_most = left["sell_most"]
+    right_most = right["sell_most"]
+    price_left = own["price_left"]
+    price_right = own["price_right"]
+    need_a = rest[a]
+    need_b = rest[b]
+    low = need_a - right_most[a]
+    high = left_most[a]
+    range_a = range(low if low > 0 else 0, (high if high < need_a else need_a) + 1)
+    low = need_b - right_most[b]
+    high = left_most[b]
+    range_b = range(low if low > 0 else 0, (high if high < need_b else need_b) + 1)
+    left_a, left_b, right_a, right_b = price_left[a], price_left[b], price_right[a], price_right[b]
+    fixed_left_a, fixed_left_b = left_fixed[a], left_fixed[b]
+    fixed_right_a, fixed_right_b = right_fixed[a], right_fixed[b]
+    by_price: dict[tuple[int, int], tuple[int, int]] = {}
+    for from_left_a in range_a:
+        from_right_a = need_a - from_left_a
+        for from_left_b in range_b:
+            from_right_b = need_b - from_left_b
+            # Beyond a side's fixed units of both resources its choice groups must serve both
+            # at once (see _market_plans).
+            if left_groups and from_left_a > fixed_left_a and from_left_b > fixed_left_b:
+                units = [0] * 7
+                units[a] = from_left_a
+                units[b] = from_left_b
+                if not can_supply(tuple(units), left_fixed, left_groups):
+                    continue
+            if right_groups and from_right_a > fixed_right_a and from_right_b > fixed_right_b:
+                units = [0] * 7
+                units[a] = from_right_a
+                units[b] = from_right_b
+                if not can_supply(tuple(units), right_fixed, right_groups):
+                    continue
+            key = (from_left_a * left_a + from_left_b * left_b,
+                   from_right_a * right_a + from_right_b * right_b)
+            split = (from_left_a, from_left_b)
+            best = by_price.get(key)
+            if best is None or split > best:  # (the canonical plan: see _market_plans)
+                by_price[key] = split
+    if len(by_price) > 1:
+        kept = []
+        cheapest_right = None
+        for key in sorted(by_price):
+            if cheapest_right is None or key[1] < cheapest_right:
+                cheapest_right = key[1]
+                kept.append(key)
+        kept.sort(key=_pair_order)
+    else:
+        kept = list(by_price)
+    name_a = RESOURCES[a]
+    name_b = RESOURCES[b]
+    offers = []
+    for left_coins, right_coins in kept:
+        from_left_a, from_left_b = by_price[left_coins, right_coins]
+        offers.append((left_coins, right_coins, left_coins + right_coins,
+                       _two_units(name_a, from_left_a, name_b, from_left_b),
+                       _two_units(name_a, need_a - from_left_a, name_b, need_b - from_left_b)))
+    return tuple(offers)
+
+
+def _pair_order(pair: tuple[int, int]) -> tuple[int, int, int]:
+    return (pair[0] + pair[1], pair[0], pair[1])
+
+
+def _two_units(name_a: str, units_a: int, name_b: str, units_b: int) -> tuple:
+    """_bought of units of two resources at most: the (resource, units) pairs of those bought."""
+    if units_a:
+        return ((name_a, units_a), (name_b, units_b)) if units_b else ((name_a, units_a),)
+    return ((name_b, units_b),) if units_b else ()
 
 
 #: Offers for units of one resource (see _one_resource_offers), by (resource, units, most the
