@@ -6,6 +6,7 @@ Everything here is pure and works on the plain state dict of `engine.py`.
 
 from __future__ import annotations
 
+from collections import deque
 from functools import lru_cache
 from itertools import count as counter
 from itertools import product
@@ -28,6 +29,29 @@ BASE_PRICE = 2
 #: a cache that keeps growing costs more in garbage collection (every entry is traversed again
 #: and again) than it saves: 65,536 entries made random 7-player games ~15 % slower than 1,024.
 CACHE_SIZE = 1024
+
+
+class BoundedCache(dict):
+    """A cache of at most `size` entries that forgets its oldest one for each new one. Not
+    cleared when full: the garbage collector counts every object made and not yet freed, and
+    freeing a full cache at once brings that count to zero, not below, so a cache cleared when
+    full made the collector run about four times as often as one kept at its size."""
+
+    __slots__ = ("_order", "_size")
+
+    def __init__(self, size: int) -> None:
+        super().__init__()
+        self._order: deque = deque()
+        self._size = size
+
+    def keep(self, key: Any, value: Any) -> Any:
+        """Stores `value` under a `key` not held yet; returns `value`."""
+        order = self._order
+        if len(order) >= self._size:
+            del self[order.popleft()]
+        order.append(key)
+        self[key] = value
+        return value
 
 
 def vector(resources: dict[str, int]) -> tuple[int, ...]:
@@ -88,9 +112,8 @@ def _changes_trade(effect: dict[str, Any]) -> bool:
 CARD_CHANGES_TRADE = {cid: _changes_trade(card["effect"]) for cid, card in CARDS.items()}
 
 
-#: Productions by (wonder, side, stages built, cards built): see _production. Starts afresh
-#: when full, like the caches below.
-_PRODUCTIONS: dict[tuple, dict[str, Any]] = {}
+#: Productions by (wonder, side, stages built, cards built): see _production.
+_PRODUCTIONS = BoundedCache(CACHE_SIZE)
 
 
 def _production(wonder: str, side: str, stages: int, built: tuple[str, ...]) -> dict[str, Any]:
@@ -98,9 +121,7 @@ def _production(wonder: str, side: str, stages: int, built: tuple[str, ...]) -> 
     key = (wonder, side, stages, built)
     made = _PRODUCTIONS.get(key)
     if made is None:
-        if len(_PRODUCTIONS) >= CACHE_SIZE:
-            _PRODUCTIONS.clear()
-        made = _PRODUCTIONS[key] = _produce(wonder, side, stages, built)
+        made = _PRODUCTIONS.keep(key, _produce(wonder, side, stages, built))
     return made
 
 
@@ -164,27 +185,25 @@ def _produce(wonder: str, side: str, stages: int, built: tuple[str, ...]) -> dic
     return made
 
 
+#: Entries per key table and per market cache (see CityFacts).
+KEY_TABLE_SIZE = 1024
 #: Small integer keys for the parts of productions (see _key): what a city makes for itself,
 #: what it sells, its trade prices.
-_OWN_KEYS: dict[tuple, int] = {}
-_SELL_KEYS: dict[tuple, int] = {}
-_PRICE_KEYS: dict[tuple, int] = {}
+_OWN_KEYS = BoundedCache(KEY_TABLE_SIZE)
+_SELL_KEYS = BoundedCache(KEY_TABLE_SIZE)
+_PRICE_KEYS = BoundedCache(KEY_TABLE_SIZE)
 _NEXT_KEY = counter(1)
 MISSING = object()
-#: Entries per key table and per market cache (see CityFacts) before it starts afresh.
-KEY_TABLE_SIZE = 4096
 
 
-def _key(table: dict[tuple, int], value: tuple) -> int:
+def _key(table: BoundedCache, value: tuple) -> int:
     """A small integer standing for `value`, the same for equal values while the table holds
     it: a cache key of a few such integers hashes at once, where the tuples of tuples they stand
-    for are hashed anew at every lookup. A full table starts afresh; keys are never reused, so a
-    value keyed again only misses the caches once."""
+    for are hashed anew at every lookup. A full table forgets its oldest value; keys are never
+    reused, so a value keyed again only misses the caches once."""
     key = table.get(value)
     if key is None:
-        if len(table) >= KEY_TABLE_SIZE:
-            table.clear()
-        key = table[value] = next(_NEXT_KEY)
+        key = table.keep(value, next(_NEXT_KEY))
     return key
 
 
@@ -549,9 +568,9 @@ def _with_offer(action: dict[str, Any], offer: tuple) -> dict[str, Any]:
 #: What a city must still buy of a cost (see _rests), keyed by the cost and a small integer for
 #: its own production (see _key); what the market offers for that (see _market_plans, as
 #: _offers), keyed by the rests and small integers for the neighbours' sales and the city's
-#: prices. Each starts afresh when full, like the key tables.
-_RESTS: dict[tuple, tuple[tuple[int, ...], ...] | None] = {}
-_OFFERS: dict[tuple, tuple[tuple, ...]] = {}
+#: prices. Each forgets its oldest entries, like the key tables.
+_RESTS = BoundedCache(KEY_TABLE_SIZE)
+_OFFERS = BoundedCache(KEY_TABLE_SIZE)
 
 
 def _rests_of(need: tuple[int, ...], own: dict[str, Any]) -> tuple[tuple[int, ...], ...] | None:
@@ -559,9 +578,7 @@ def _rests_of(need: tuple[int, ...], own: dict[str, Any]) -> tuple[tuple[int, ..
     key = (need, own["own_key"])
     rests = _RESTS.get(key, MISSING)
     if rests is MISSING:
-        if len(_RESTS) >= KEY_TABLE_SIZE:
-            _RESTS.clear()
-        rests = _RESTS[key] = _rests(need, own["own_fixed"], own["own_groups"])
+        rests = _RESTS.keep(key, _rests(need, own["own_fixed"], own["own_groups"]))
     return rests
 
 
@@ -574,8 +591,6 @@ def _offers_of(
     key = (rests, left["sell_key"], right["sell_key"], own["price_key"])
     offers = _OFFERS.get(key)
     if offers is None:
-        if len(_OFFERS) >= KEY_TABLE_SIZE:
-            _OFFERS.clear()
         support = _support(rests[0]) if len(rests) == 1 else ()
         if len(support) == 1:
             # Most often what is still to buy is of one resource: its own small cache.
@@ -586,7 +601,7 @@ def _offers_of(
             offers = _offers(_market_plans(
                 rests, left["sell_fixed"], left["sell_groups"], right["sell_fixed"],
                 right["sell_groups"], own["price_left"], own["price_right"]))
-        _OFFERS[key] = offers
+        _OFFERS.keep(key, offers)
     return offers
 
 
