@@ -90,10 +90,23 @@ class SeededRandom:
         return items[self.randbelow(len(items))]
 
     def shuffle(self, items: list[Any]) -> None:
-        """Fisher–Yates in place."""
+        """Fisher–Yates in place: the draws of randbelow, worked out inline (a new game shuffles
+        whole decks, and two method calls a draw cost nearly as much as its hash)."""
+        sha256 = hashlib.sha256
+        prefix = f"{self.seed}:"
+        counter = self.counter
+        space = self._SPACE
         for i in range(len(items) - 1, 0, -1):
-            j = self.randbelow(i + 1)
+            bound = i + 1
+            limit = space - space % bound
+            while True:
+                value = int.from_bytes(sha256(f"{prefix}{counter}".encode()).digest()[:8], "big")
+                counter += 1
+                if value < limit:
+                    break
+            j = value % bound
             items[i], items[j] = items[j], items[i]
+        self.counter = counter
 
     def shuffled(self, items: list[Any]) -> list[Any]:
         result = list(items)

@@ -116,5 +116,18 @@ def test_seeded_random_draws_are_sha256_of_seed_and_counter():
     assert SeededRandom("golden").randbelow(1 << 20) == expected
 
 
+def test_a_shuffle_is_fisher_yates_over_randbelow():
+    # shuffle draws inline for speed: the orders and the counter are randbelow's.
+    for seed in ("golden", "7w-3", "ß:1"):
+        for length in (0, 1, 2, 8, 49):
+            rng, reference = SeededRandom(seed, 5), SeededRandom(seed, 5)
+            items = list(range(length))
+            for i in range(length - 1, 0, -1):
+                j = reference.randbelow(i + 1)
+                items[i], items[j] = items[j], items[i]
+            assert rng.shuffled(list(range(length))) == items
+            assert rng.counter == reference.counter
+
+
 GOLDEN_DICE = [5, 1, 3, 1, 2, 6, 1, 6, 3, 3]
 GOLDEN_SHUFFLE = [3, 0, 4, 1, 6, 7, 5, 2]

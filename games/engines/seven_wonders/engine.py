@@ -253,10 +253,14 @@ class SevenWondersEngine(Engine):
         if phase == "pick":
             if kind not in PICK_TYPES:
                 raise texts.refusal("sw.refuse_pick_kind")
-            if self.ready_to_resolve(state):
-                raise texts.refusal("sw.refuse_revealing")
-            if choosing_for_free_city(state, seat):
-                return _free_city_pick(state, action)
+            if "free_city" not in state:  # (3–7 players: ready_to_resolve in short)
+                if None not in state["picks"]:
+                    raise texts.refusal("sw.refuse_revealing")
+            else:
+                if self.ready_to_resolve(state):
+                    raise texts.refusal("sw.refuse_revealing")
+                if choosing_for_free_city(state, seat):
+                    return _free_city_pick(state, action)
             cid = action.get("card")
             if not isinstance(cid, str) or cid not in state["hands"][seat]:
                 raise texts.refusal("sw.refuse_not_in_hand")

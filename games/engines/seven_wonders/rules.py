@@ -6,10 +6,11 @@ Everything here is pure and works on the plain state dict of `engine.py`.
 
 from __future__ import annotations
 
+from collections import deque
 from functools import lru_cache
 from itertools import count as counter
 from itertools import product
-from operator import mul, sub
+from operator import add, gt, mul, sub
 from typing import Any
 
 from .data import CARDS, WONDERS
@@ -28,6 +29,29 @@ BASE_PRICE = 2
 #: a cache that keeps growing costs more in garbage collection (every entry is traversed again
 #: and again) than it saves: 65,536 entries made random 7-player games ~15 % slower than 1,024.
 CACHE_SIZE = 1024
+
+
+class BoundedCache(dict):
+    """A cache of at most `size` entries that forgets its oldest one for each new one. Not
+    cleared when full: the garbage collector counts every object made and not yet freed, and
+    freeing a full cache at once brings that count to zero, not below, so a cache cleared when
+    full made the collector run about four times as often as one kept at its size."""
+
+    __slots__ = ("_order", "_size")
+
+    def __init__(self, size: int) -> None:
+        super().__init__()
+        self._order: deque = deque()
+        self._size = size
+
+    def keep(self, key: Any, value: Any) -> Any:
+        """Stores `value` under a `key` not held yet; returns `value`."""
+        order = self._order
+        if len(order) >= self._size:
+            del self[order.popleft()]
+        order.append(key)
+        self[key] = value
+        return value
 
 
 def vector(resources: dict[str, int]) -> tuple[int, ...]:
@@ -71,23 +95,70 @@ STAGE_SPECIALS = {
 # ----- production ---------------------------------------------------------------------------
 
 
-@lru_cache(maxsize=CACHE_SIZE)
+#: The specials of a wonder side's first stages, by (wonder, side) and stages built.
+STAGE_SPECIAL_SETS = {
+    key: tuple(frozenset(specials[:built]) for built in range(len(specials) + 1))
+    for key, specials in STAGE_SPECIALS.items()
+}
+#: Whether an effect changes what a city makes, sells or pays at the market: only those need a
+#: production worked out anew (see _production).
+_TRADE_EFFECT_KEYS = ("produce", "produce_choice", "trade_discount")
+
+
+def _changes_trade(effect: dict[str, Any]) -> bool:
+    return any(key in effect for key in _TRADE_EFFECT_KEYS)
+
+
+CARD_CHANGES_TRADE = {cid: _changes_trade(card["effect"]) for cid, card in CARDS.items()}
+
+
+#: Productions by (wonder, side, stages built, cards built): see _production.
+_PRODUCTIONS = BoundedCache(CACHE_SIZE)
+
+
 def _production(wonder: str, side: str, stages: int, built: tuple[str, ...]) -> dict[str, Any]:
+    """The production of a city with these cards and wonder stages (see _produce), cached."""
+    key = (wonder, side, stages, built)
+    made = _PRODUCTIONS.get(key)
+    if made is None:
+        made = _PRODUCTIONS.keep(key, _produce(wonder, side, stages, built))
+    return made
+
+
+def _produce(wonder: str, side: str, stages: int, built: tuple[str, ...]) -> dict[str, Any]:
     """The production of a city with these cards and wonder stages: that of the city without its
-    last card (or, with no card, without its last stage) plus that card's (stage's) effect. The
-    parts add up in any order, and the smaller city is nearly always in the cache already (a
-    city grows by a card or a stage at a time), so this costs one effect, not all of them.
+    last stage or without its last card, whichever is cached (a city grows by a card or a stage
+    at a time, so one of them nearly always is), plus that stage's (card's) effect. The parts
+    add up in any order, so this costs one effect, not all of them.
 
     Beside the production it holds what the hand's actions need of the city, worked out here
     once instead of at every hand: the names it has built, its built stages' specials, and small
     integer keys of what it buys with and sells (see _keyed)."""
-    if built:
+    before = _PRODUCTIONS.get((wonder, side, stages - 1, built)) if stages else None
+    if before is None and built:
         before = _production(wonder, side, stages, built[:-1])
-        made = _with_effect(before, CARDS[built[-1]]["effect"])
-        names = before["names"] | {CARD_NAME[built[-1]]}
+        cid = built[-1]
+        effect = CARDS[cid]["effect"]
+        names = before["names"] | {CARD_NAME[cid]}
+        if not CARD_CHANGES_TRADE[cid]:
+            # Most cards leave the market as it was: its parts and their keys are kept.
+            made = dict(before)
+            made["names"] = names
+            if "shields" in effect:
+                made["shields"] += effect["shields"]
+            return made
+        made = _with_effect(before, effect)
     elif stages:
-        before = _production(wonder, side, stages - 1, built)
-        made = _with_effect(before, stage_list(wonder, side)[stages - 1]["effect"])
+        if before is None:
+            before = _production(wonder, side, stages - 1, built)
+        effect = stage_list(wonder, side)[stages - 1]["effect"]
+        if not _changes_trade(effect):
+            made = dict(before)
+            made["specials"] = STAGE_SPECIAL_SETS[(wonder, side)][stages]
+            if "shields" in effect:
+                made["shields"] += effect["shields"]
+            return made
+        made = _with_effect(before, effect)
         names = before["names"]
     else:
         start = [0] * 7
@@ -103,7 +174,7 @@ def _production(wonder: str, side: str, stages: int, built: tuple[str, ...]) -> 
         }
         names = frozenset()
     made["names"] = names
-    made["specials"] = frozenset(STAGE_SPECIALS[(wonder, side)][:stages])
+    made["specials"] = STAGE_SPECIAL_SETS[(wonder, side)][stages]
     made["own_key"] = _key(_OWN_KEYS, (made["own_fixed"], made["own_groups"]))
     made["sell_key"] = _key(_SELL_KEYS, (made["sell_fixed"], made["sell_groups"]))
     made["price_key"] = _key(_PRICE_KEYS, (made["price_left"], made["price_right"]))
@@ -114,27 +185,25 @@ def _production(wonder: str, side: str, stages: int, built: tuple[str, ...]) -> 
     return made
 
 
+#: Entries per key table and per market cache (see CityFacts).
+KEY_TABLE_SIZE = 1024
 #: Small integer keys for the parts of productions (see _key): what a city makes for itself,
 #: what it sells, its trade prices.
-_OWN_KEYS: dict[tuple, int] = {}
-_SELL_KEYS: dict[tuple, int] = {}
-_PRICE_KEYS: dict[tuple, int] = {}
+_OWN_KEYS = BoundedCache(KEY_TABLE_SIZE)
+_SELL_KEYS = BoundedCache(KEY_TABLE_SIZE)
+_PRICE_KEYS = BoundedCache(KEY_TABLE_SIZE)
 _NEXT_KEY = counter(1)
 MISSING = object()
-#: Entries per key table and per market cache (see CityFacts) before it starts afresh.
-KEY_TABLE_SIZE = 4096
 
 
-def _key(table: dict[tuple, int], value: tuple) -> int:
+def _key(table: BoundedCache, value: tuple) -> int:
     """A small integer standing for `value`, the same for equal values while the table holds
     it: a cache key of a few such integers hashes at once, where the tuples of tuples they stand
-    for are hashed anew at every lookup. A full table starts afresh; keys are never reused, so a
-    value keyed again only misses the caches once."""
+    for are hashed anew at every lookup. A full table forgets its oldest value; keys are never
+    reused, so a value keyed again only misses the caches once."""
     key = table.get(value)
     if key is None:
-        if len(table) >= KEY_TABLE_SIZE:
-            table.clear()
-        key = table[value] = next(_NEXT_KEY)
+        key = table.keep(value, next(_NEXT_KEY))
     return key
 
 
@@ -176,9 +245,9 @@ def _with_effect(before: dict[str, Any], effect: dict[str, Any]) -> dict[str, An
 
 def production(player: dict[str, Any]) -> dict[str, Any]:
     """The city's production, what neighbours may buy from it, its trade prices and shields."""
-    return _production(
-        player["wonder"], player["side"], len(player["stage_cards"]), tuple(player["built"])
-    )
+    key = (player["wonder"], player["side"], len(player["stage_cards"]), tuple(player["built"]))
+    made = _PRODUCTIONS.get(key)
+    return _production(*key) if made is None else made
 
 
 def shields(player: dict[str, Any]) -> int:
@@ -344,9 +413,14 @@ def _market_plans(
             left_part = tuple(left)
             # map over operator functions: the same sums as generator expressions, in C.
             right_part = tuple(map(sub, rest, left_part))
-            if left_groups and not can_supply(left_part, left_fixed, left_groups):
+            # A side asked for more than its fixed units of one resource alone can sell them
+            # (the split is bounded by its most); beyond its fixed units of two resources or
+            # more its choice groups must serve them all at once, as can_supply tells.
+            if left_groups and sum(map(gt, left_part, left_fixed)) > 1 and not can_supply(
+                    left_part, left_fixed, left_groups):
                 continue
-            if right_groups and not can_supply(right_part, right_fixed, right_groups):
+            if right_groups and sum(map(gt, right_part, right_fixed)) > 1 and not can_supply(
+                    right_part, right_fixed, right_groups):
                 continue
             left_coins = sum(map(mul, left_part, price_left))
             right_coins = sum(map(mul, right_part, price_right))
@@ -357,15 +431,15 @@ def _market_plans(
                 by_price[key] = plan
     if len(by_price) < 2:  # nothing to compare (most costs)
         return tuple([(*key, *plan) for key, plan in by_price.items()])
+    # A price pair is dominated when another costs no more on both sides: in the order of
+    # coins to the left (then to the right), exactly those not cheaper on the right than every
+    # pair before them.
     plans = []
-    for (left_coins, right_coins), (left_part, right_part) in by_price.items():
-        dominated = any(
-            (other_left <= left_coins and other_right <= right_coins)
-            and (other_left, other_right) != (left_coins, right_coins)
-            for other_left, other_right in by_price
-        )
-        if not dominated:
-            plans.append((left_coins, right_coins, left_part, right_part))
+    cheapest_right = None
+    for left_coins, right_coins in sorted(by_price):
+        if cheapest_right is None or right_coins < cheapest_right:
+            cheapest_right = right_coins
+            plans.append((left_coins, right_coins, *by_price[left_coins, right_coins]))
     plans.sort(key=_plan_order)
     return tuple(plans)
 
@@ -494,9 +568,9 @@ def _with_offer(action: dict[str, Any], offer: tuple) -> dict[str, Any]:
 #: What a city must still buy of a cost (see _rests), keyed by the cost and a small integer for
 #: its own production (see _key); what the market offers for that (see _market_plans, as
 #: _offers), keyed by the rests and small integers for the neighbours' sales and the city's
-#: prices. Each starts afresh when full, like the key tables.
-_RESTS: dict[tuple, tuple[tuple[int, ...], ...] | None] = {}
-_OFFERS: dict[tuple, tuple[tuple, ...]] = {}
+#: prices. Each forgets its oldest entries, like the key tables.
+_RESTS = BoundedCache(KEY_TABLE_SIZE)
+_OFFERS = BoundedCache(KEY_TABLE_SIZE)
 
 
 def _rests_of(need: tuple[int, ...], own: dict[str, Any]) -> tuple[tuple[int, ...], ...] | None:
@@ -504,9 +578,7 @@ def _rests_of(need: tuple[int, ...], own: dict[str, Any]) -> tuple[tuple[int, ..
     key = (need, own["own_key"])
     rests = _RESTS.get(key, MISSING)
     if rests is MISSING:
-        if len(_RESTS) >= KEY_TABLE_SIZE:
-            _RESTS.clear()
-        rests = _RESTS[key] = _rests(need, own["own_fixed"], own["own_groups"])
+        rests = _RESTS.keep(key, _rests(need, own["own_fixed"], own["own_groups"]))
     return rests
 
 
@@ -519,12 +591,101 @@ def _offers_of(
     key = (rests, left["sell_key"], right["sell_key"], own["price_key"])
     offers = _OFFERS.get(key)
     if offers is None:
-        if len(_OFFERS) >= KEY_TABLE_SIZE:
-            _OFFERS.clear()
-        offers = _OFFERS[key] = _offers(_market_plans(
-            rests, left["sell_fixed"], left["sell_groups"], right["sell_fixed"],
-            right["sell_groups"], own["price_left"], own["price_right"]))
+        support = _support(rests[0]) if len(rests) == 1 else ()
+        if len(support) == 1:
+            # Most often what is still to buy is of one resource: its own small cache.
+            offers = _bought_offers(support[0], rests[0][support[0]], own, left, right)
+        elif len(support) == 2:  # next most often, of two: worked out without vectors
+            offers = _two_resource_offers(rests[0], support[0], support[1], own, left, right)
+        else:
+            offers = _offers(_market_plans(
+                rests, left["sell_fixed"], left["sell_groups"], right["sell_fixed"],
+                right["sell_groups"], own["price_left"], own["price_right"]))
+        _OFFERS.keep(key, offers)
     return offers
+
+
+def _two_resource_offers(
+    rest: tuple[int, ...], a: int, b: int, own: dict[str, Any], left: dict[str, Any],
+    right: dict[str, Any],
+) -> tuple[tuple, ...]:
+    """_offers(_market_plans((rest,), ...)) for a rest of two resources `a` < `b` only, bought
+    by a city of production `own` between `left` and `right`: the same splits, bounds, checks,
+    canonical plans and order (see _market_plans), on the units of the two resources alone."""
+    left_fixed = left["sell_fixed"]
+    right_fixed = right["sell_fixed"]
+    left_groups = left["sell_groups"]
+    right_groups = right["sell_groups"]
+    left_most = left["sell_most"]
+    right_most = right["sell_most"]
+    price_left = own["price_left"]
+    price_right = own["price_right"]
+    need_a = rest[a]
+    need_b = rest[b]
+    low = need_a - right_most[a]
+    high = left_most[a]
+    range_a = range(low if low > 0 else 0, (high if high < need_a else need_a) + 1)
+    low = need_b - right_most[b]
+    high = left_most[b]
+    range_b = range(low if low > 0 else 0, (high if high < need_b else need_b) + 1)
+    left_a, left_b, right_a, right_b = price_left[a], price_left[b], price_right[a], price_right[b]
+    fixed_left_a, fixed_left_b = left_fixed[a], left_fixed[b]
+    fixed_right_a, fixed_right_b = right_fixed[a], right_fixed[b]
+    by_price: dict[tuple[int, int], tuple[int, int]] = {}
+    for from_left_a in range_a:
+        from_right_a = need_a - from_left_a
+        for from_left_b in range_b:
+            from_right_b = need_b - from_left_b
+            # Beyond a side's fixed units of both resources its choice groups must serve both
+            # at once (see _market_plans).
+            if left_groups and from_left_a > fixed_left_a and from_left_b > fixed_left_b:
+                units = [0] * 7
+                units[a] = from_left_a
+                units[b] = from_left_b
+                if not can_supply(tuple(units), left_fixed, left_groups):
+                    continue
+            if right_groups and from_right_a > fixed_right_a and from_right_b > fixed_right_b:
+                units = [0] * 7
+                units[a] = from_right_a
+                units[b] = from_right_b
+                if not can_supply(tuple(units), right_fixed, right_groups):
+                    continue
+            key = (from_left_a * left_a + from_left_b * left_b,
+                   from_right_a * right_a + from_right_b * right_b)
+            split = (from_left_a, from_left_b)
+            best = by_price.get(key)
+            if best is None or split > best:  # (the canonical plan: see _market_plans)
+                by_price[key] = split
+    if len(by_price) > 1:
+        kept = []
+        cheapest_right = None
+        for key in sorted(by_price):
+            if cheapest_right is None or key[1] < cheapest_right:
+                cheapest_right = key[1]
+                kept.append(key)
+        kept.sort(key=_pair_order)
+    else:
+        kept = list(by_price)
+    name_a = RESOURCES[a]
+    name_b = RESOURCES[b]
+    offers = []
+    for left_coins, right_coins in kept:
+        from_left_a, from_left_b = by_price[left_coins, right_coins]
+        offers.append((left_coins, right_coins, left_coins + right_coins,
+                       _two_units(name_a, from_left_a, name_b, from_left_b),
+                       _two_units(name_a, need_a - from_left_a, name_b, need_b - from_left_b)))
+    return tuple(offers)
+
+
+def _pair_order(pair: tuple[int, int]) -> tuple[int, int, int]:
+    return (pair[0] + pair[1], pair[0], pair[1])
+
+
+def _two_units(name_a: str, units_a: int, name_b: str, units_b: int) -> tuple:
+    """_bought of units of two resources at most: the (resource, units) pairs of those bought."""
+    if units_a:
+        return ((name_a, units_a), (name_b, units_b)) if units_b else ((name_a, units_a),)
+    return ((name_b, units_b),) if units_b else ()
 
 
 #: Offers for units of one resource (see _one_resource_offers), by (resource, units, most the
@@ -542,6 +703,13 @@ def _one_resource_offers(
     units -= own["own_most"][resource]
     if units <= 0:
         return OWN_OFFERS
+    return _bought_offers(resource, units, own, left, right)
+
+
+def _bought_offers(
+    resource: int, units: int, own: dict[str, Any], left: dict[str, Any], right: dict[str, Any]
+) -> tuple[tuple, ...]:
+    """The offers for `units` of one `resource` that a city of production `own` must buy."""
     key = (resource, units, left["sell_most"][resource], right["sell_most"][resource],
            own["price_left"][resource], own["price_right"][resource])
     offers = _ONE_RESOURCE_OFFERS.get(key)
@@ -700,30 +868,36 @@ def hand_actions(state: dict[str, Any], seat: int) -> list[dict[str, Any]]:
     stage_cards = player["stage_cards"]
     wonder = player["wonder"]
     side = player["side"]
-    own = _production(wonder, side, len(stage_cards), tuple(player["built"]))
+    key = (wonder, side, len(stage_cards), tuple(player["built"]))
+    own = _PRODUCTIONS.get(key) or _production(*key)
     own_most = own["own_most"]
     names = own["names"]
     coins = player["coins"]
     olympia_free = ("free_build_once_per_age" in own["specials"]
                     and player["free_build_age"] != state["age"])
-    left = right = None
+    count = len(players)
+    left = production(players[(seat + 1) % count])
+    right = production(players[(seat - 1) % count])
+    # The most units of each resource both neighbours together sell, and with the city's own:
+    # a cost beyond either has no offer (most costs a city cannot cover itself; see the bounds
+    # of _market_plans), known before its rests are worked out or the market is looked up.
+    market = tuple(map(add, left["sell_most"], right["sell_most"]))
+    reach = tuple(map(add, own_most, market))
     stage_offers: list[tuple] | tuple = ()
     stages = STAGE_FACTS[(wonder, side)]
     if len(stage_cards) < len(stages):
         need, one = stages[len(stage_cards)]
-        if one is not None and one[1] <= own_most[one[0]]:
-            stage_offers = OWN_OFFERS
-        else:
-            rests = None if one is not None else _rests_of(need, own)
-            if one is None and rests is None:
+        if one is not None:
+            stage_offers = (OWN_OFFERS if one[1] <= own_most[one[0]] else [
+                offer for offer in _one_resource_offers(one[0], one[1], own, left, right)
+                if offer[2] <= coins])
+        elif not any(map(gt, need, reach)):
+            rests = _rests_of(need, own)
+            if rests is None:
                 stage_offers = OWN_OFFERS
-            else:
-                count = len(players)
-                left = production(players[(seat + 1) % count])
-                right = production(players[(seat - 1) % count])
-                offers = (_one_resource_offers(one[0], one[1], own, left, right)
-                          if one is not None else _offers_of(rests, own, left, right))
-                stage_offers = [offer for offer in offers if offer[2] <= coins]
+            elif len(rests) > 1 or not any(map(gt, rests[0], market)):
+                stage_offers = [offer for offer in _offers_of(rests, own, left, right)
+                                if offer[2] <= coins]
     actions: list[dict[str, Any]] = []
     append = actions.append
     for cid in dict.fromkeys(state["hands"][seat]):
@@ -742,20 +916,16 @@ def hand_actions(state: dict[str, Any], seat: int) -> list[dict[str, Any]]:
                         if one[1] <= own_most[one[0]]:
                             offers = OWN_OFFERS
                         else:
-                            if left is None:
-                                count = len(players)
-                                left = production(players[(seat + 1) % count])
-                                right = production(players[(seat - 1) % count])
                             offers = _one_resource_offers(one[0], one[1], own, left, right)
+                    elif any(map(gt, need, reach)):
+                        offers = ()
                     else:
                         rests = _rests_of(need, own)
                         if rests is None:
                             offers = OWN_OFFERS
+                        elif len(rests) == 1 and any(map(gt, rests[0], market)):
+                            offers = ()
                         else:
-                            if left is None:
-                                count = len(players)
-                                left = production(players[(seat + 1) % count])
-                                right = production(players[(seat - 1) % count])
                             offers = _offers_of(rests, own, left, right)
                     if offers is OWN_OFFERS:  # (nothing bought: the action as it is)
                         if bank <= coins:
