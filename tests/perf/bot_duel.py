@@ -7,13 +7,15 @@ Run (CPU-heavy; on a shared machine lower its priority, one run at a time or par
     .venv/bin/python -m tests.perf.bot_duel caverna --summarize a.log b.log   # ranges together
 
 One seat plays at level `hard` (rotating over the seats game by game), every other seat at
-`search`, each with its engine's own budget (`--rollouts`/`--width` change the hard bot's, to
-tune it). Game k uses the seed "duel-<engine>-<players>p-<k>". Per game the hard bot's share is
-the fraction of search bots it finishes ahead of (a tie on points counts ½ unless the engine's
-tie-break puts exactly one of the two among the winners). Prints one JSON line per game and a
-summary (also written to TEST_ARTIFACTS_DIR/bot_duel_<engine>_<players>p.json): the mean share
-with a 95 % interval (Wilson over the games for two players, a share then being a win, a tie or
-a loss; normal over the per-game shares for more), and the CPU seconds per searched decision of
+`search`, each with its engine's own budget (`--rollouts`/`--width` change the hard bot's, to tune
+it). Game k uses the seed "duel-<engine>-<players>p-<k // players>" with the hard bot on seat k %
+players: each deal is played once with the hard bot on every seat, so the deal's luck and the
+seat's advantage (large in Caverna for two) cancel out over the games. Per game the hard bot's
+share is the fraction of search bots it finishes ahead of (a tie on points counts ½ unless the
+engine's tie-break puts exactly one of the two among the winners). Prints one JSON line per game
+and a summary (also written to TEST_ARTIFACTS_DIR/bot_duel_<engine>_<players>p.json): the mean
+share with a 95 % interval (Wilson over the games for two players, a share then being a win, a tie
+or a loss; normal over the per-game shares for more), and the CPU seconds per searched decision of
 the hard bot (mean, 95th percentile, max) and of the search bots.
 
 Thinking time is bounded by CPU time here (`--clock cpu`, the default), not wall time: on a
@@ -73,7 +75,7 @@ def play(slug: str, players: int, index: int, *, rollouts: int | None, width: in
          clock: str) -> dict:
     engine = get_engine(slug)
     adapter = bots.adapter_for(engine)
-    state = engine.new_game(players, f"duel-{slug}-{players}p-{index}")
+    state = engine.new_game(players, f"duel-{slug}-{players}p-{index // players}")
     hard_seat = index % players
     hard_times: list[float] = []
     search_times: list[float] = []
