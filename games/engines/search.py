@@ -22,7 +22,9 @@ the hidden parts of the state changes nothing.
 
 The "hard" level is the same search with a larger budget: more candidates a decision (`width`)
 and more play-outs (`rollouts`), each adapter's `hard_width` and `hard_rollouts`, bounded by
-`max_seconds` (2 s by default, BOT_HARD_MAX_SECONDS).
+`max_seconds` (2 s by default, BOT_HARD_MAX_SECONDS). `explore` (off in both levels; a tuning
+knob of tests/perf/bot_duel.py) makes play-outs stray from the easy bot's moves now and then,
+with draws shared by every candidate of a world.
 
 Each engine supplies a `SearchAdapter`: its determinizer, which moves are worth searching, and
 optionally a faster in-place step for play-outs.
@@ -110,9 +112,14 @@ def margin(engine: Engine, state: State, seat: int) -> float:
     return float(scores[seat] - (max(others) if others else 0))
 
 
-def playout(engine: Engine, adapter: SearchAdapter, state: State) -> State:
-    """Plays `state` to the end with the easy bot on every seat (secret picks in seat order)."""
+def playout(engine: Engine, adapter: SearchAdapter, state: State,
+            rng: SeededRandom | None = None, explore: float = 0.0) -> State:
+    """Plays `state` to the end with the easy bot on every seat (secret picks in seat order).
+    With `explore` > 0, a decision the search would compare is, with that probability, made by
+    one of the adapter's EXPLORE_WIDTH best moves drawn from `rng` instead."""
     policy = adapter.playout_policy or (lambda e, s, seat: e.bot_action(s, seat))
+    if explore > 0 and rng is not None:
+        policy = _exploring(policy, adapter, rng, explore)
     for _ in range(MAX_PLAYOUT_STEPS):
         if engine.is_over(state):
             break
@@ -127,6 +134,21 @@ def playout(engine: Engine, adapter: SearchAdapter, state: State) -> State:
     return state
 
 
+#: An exploring play-out's alternatives: the easy bot's move and the next by its values.
+EXPLORE_WIDTH = 3
+
+
+def _exploring(policy, adapter: SearchAdapter, rng: SeededRandom, explore: float):
+    def explored(engine: Engine, state: State, seat: int) -> Action:
+        if rng.randbelow(1000) >= explore * 1000:
+            return policy(engine, state, seat)
+        legal = engine.legal_actions(state, seat)
+        if len(legal) < 2:
+            return policy(engine, state, seat)
+        return rng.choice(adapter.candidates(state, seat, legal, EXPLORE_WIDTH))
+    return explored
+
+
 def choose(
     engine: Engine,
     adapter: SearchAdapter,
@@ -139,6 +161,7 @@ def choose(
     seed: str | None = None,
     stats: dict[str, Any] | None = None,
     clock: Callable[[], float] = time.monotonic,
+    explore: float = 0.0,
 ) -> Action:
     """The search bot's move for `seat` in `state` (a legal action): `width` candidates (the
     adapter's `width` when None) and `rollouts` play-outs (its `rollouts`) within `max_seconds`
@@ -181,7 +204,9 @@ def choose(
         try:
             for index in live:
                 after = adapter.step(engine, adapter.start(world), seat, candidates[index])
-                outcome = evaluate(engine, playout(engine, adapter, after), seat)
+                # Every candidate's play-out in a world draws the same numbers.
+                rng = SeededRandom(f"{seed}:{draw}:playout") if explore else None
+                outcome = evaluate(engine, playout(engine, adapter, after, rng, explore), seat)
                 values.append(outcome + bonus[index])
         except IllegalAction:
             skipped += 1

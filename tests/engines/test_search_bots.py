@@ -251,6 +251,25 @@ def test_the_hard_level_thinks_two_seconds_at_most_by_default():
         assert stats["draws"] == worlds
 
 
+@pytest.mark.parametrize(("slug", "players", "scramble"), CASES,
+                         ids=[f"{c[0]}-{c[1]}" for c in CASES])
+def test_exploring_play_outs_keep_the_choice_deterministic_and_blind(slug, players, scramble):
+    """Play-outs that stray from the easy bot's moves draw from the view's seed: the same
+    choice again, and with the hidden parts scrambled."""
+    engine, state, seat = searched_position(slug, players, f"explore-{slug}", 5)
+    adapter = bots.adapter_for(engine)
+
+    def choice(position, stats=None):
+        return search.choose(engine, adapter, position, seat, rollouts=12, max_seconds=UNBOUNDED,
+                             explore=0.5, stats=stats)
+
+    stats: dict = {}
+    chosen = choice(state, stats)
+    assert stats["searched"] and chosen in engine.legal_actions(state, seat)
+    assert choice(state) == chosen
+    assert choice(scramble(state, seat, random.Random(1))) == chosen
+
+
 def test_the_search_stops_at_its_time_budget():
     engine, state, seat = searched_position("caverna", 2, "budget", 4)
     stats: dict = {}

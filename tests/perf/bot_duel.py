@@ -72,7 +72,7 @@ def share_ahead(scores: list[float], winners: list[int], seat: int) -> float:
 
 
 def play(slug: str, players: int, index: int, *, rollouts: int | None, width: int | None,
-         clock: str) -> dict:
+         clock: str, explore: float | None = None) -> dict:
     engine = get_engine(slug)
     adapter = bots.adapter_for(engine)
     state = engine.new_game(players, f"duel-{slug}-{players}p-{index // players}")
@@ -87,12 +87,12 @@ def play(slug: str, players: int, index: int, *, rollouts: int | None, width: in
         seat = engine.active_seats(state)[0]
         stats: dict = {}
         started = time.process_time()
-        if seat == hard_seat and (rollouts or width):
+        if seat == hard_seat and (rollouts or width or explore is not None):
             # Tuning: the hard level's search at another budget.
             action = search.choose(
                 engine, adapter, state, seat, rollouts=rollouts or adapter.hard_rollouts,
                 width=width or adapter.hard_width, max_seconds=bots.MAX_SECONDS[bots.HARD],
-                stats=stats, clock=CLOCKS[clock])
+                stats=stats, clock=CLOCKS[clock], explore=explore or 0.0)
         else:
             level = bots.HARD if seat == hard_seat else bots.SEARCH
             action = bots.bot_move(engine, state, seat, level, stats=stats, clock=CLOCKS[clock])
@@ -143,6 +143,8 @@ def main() -> None:
     parser.add_argument("--players", type=int, help="seats (default: 3; Caverna 2)")
     parser.add_argument("--rollouts", type=int, help="the hard bot's play-outs a decision")
     parser.add_argument("--width", type=int, help="the hard bot's candidates a decision")
+    parser.add_argument("--explore", type=float,
+                        help="the hard bot's play-outs: chance a decision is explored")
     parser.add_argument("--clock", choices=sorted(CLOCKS), default="cpu",
                         help="what bounds a decision's thinking time (default: CPU time)")
     parser.add_argument("--summarize", metavar="LOG", nargs="+",
@@ -158,7 +160,7 @@ def main() -> None:
     else:
         for index in range(args.first, args.first + args.games):
             game = play(args.engine, players, index, rollouts=args.rollouts, width=args.width,
-                        clock=args.clock)
+                        explore=args.explore, clock=args.clock)
             games.append(game)
             print(json.dumps({"game": index, **game}), flush=True)
     adapter = bots.adapter_for(get_engine(args.engine))
