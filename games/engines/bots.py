@@ -58,6 +58,7 @@ def bot_move(
     if level == HARD:
         return search.choose(
             engine, adapter, state, seat, rollouts=rollouts or adapter.hard_rollouts,
-            width=adapter.hard_width, max_seconds=max_seconds, stats=stats, clock=clock)
+            width=adapter.hard_width, explore=adapter.hard_explore, max_seconds=max_seconds,
+            stats=stats, clock=clock)
     return search.choose(engine, adapter, state, seat, rollouts=rollouts,
                          max_seconds=max_seconds, stats=stats, clock=clock)

@@ -22,9 +22,9 @@ the hidden parts of the state changes nothing.
 
 The "hard" level is the same search with a larger budget: more candidates a decision (`width`)
 and more play-outs (`rollouts`), each adapter's `hard_width` and `hard_rollouts`, bounded by
-`max_seconds` (2 s by default, BOT_HARD_MAX_SECONDS). `explore` (off in both levels; a tuning
-knob of tests/perf/bot_duel.py) makes play-outs stray from the easy bot's moves now and then,
-with draws shared by every candidate of a world.
+`max_seconds` (2 s by default, BOT_HARD_MAX_SECONDS), and play-outs that may stray from the easy
+bot's moves now and then (`explore`, the adapter's `hard_explore`; draws shared by every
+candidate of a world).
 
 Each engine supplies a `SearchAdapter`: its determinizer, which moves are worth searching, and
 optionally a faster in-place step for play-outs.
@@ -81,6 +81,10 @@ class SearchAdapter:
         strength was measured at.
     width: candidates compared at one decision by the search level.
     hard_rollouts, hard_width: the same for the hard level.
+    hard_explore: the hard level's chance that a play-out decision strays from the easy bot's
+        move (to one of its next best): where play-outs barely differ between worlds, the easy
+        bot's fixed replies are otherwise taken for the opponent's, and moves that only beat
+        those replies win the search.
     """
 
     determinize: Callable[[State, int, SeededRandom], State]
@@ -94,6 +98,7 @@ class SearchAdapter:
     width: int = 6
     hard_rollouts: int = 4 * DEFAULT_ROLLOUTS
     hard_width: int = 8
+    hard_explore: float = 0.0
     extra: dict[str, Any] = field(default_factory=dict)
 
 

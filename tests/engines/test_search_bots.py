@@ -208,11 +208,12 @@ def test_the_search_plays_its_engines_measured_budget_unless_given_one(slug, pla
 @pytest.mark.parametrize(("slug", "players"),
                          [("seven_wonders", 3), ("seven_wonders", 2), ("stone_age", 3),
                           ("caverna", 2)])
-def test_the_hard_level_compares_more_moves_with_more_play_outs(slug, players):
-    """At a decision with many legal moves the hard level searches more candidates than the
-    search level, each on more worlds (its own budget, `hard_width` and `hard_rollouts`)."""
+def test_the_hard_level_compares_as_many_moves_or_more_on_more_worlds(slug, players):
+    """At a decision with many legal moves the hard level searches as many candidates as the
+    search level or more, each on more worlds (its own budget, `hard_width` and
+    `hard_rollouts`)."""
     adapter = bots.adapter_for(get_engine(slug))
-    assert adapter.hard_width > adapter.width and adapter.hard_rollouts > adapter.rollouts
+    assert adapter.hard_width >= adapter.width and adapter.hard_rollouts > adapter.rollouts
     assert adapter.hard_rollouts // adapter.hard_width > adapter.rollouts // adapter.width
 
     def wide(state, seat):

@@ -92,7 +92,8 @@ def play(slug: str, players: int, index: int, *, rollouts: int | None, width: in
             action = search.choose(
                 engine, adapter, state, seat, rollouts=rollouts or adapter.hard_rollouts,
                 width=width or adapter.hard_width, max_seconds=bots.MAX_SECONDS[bots.HARD],
-                stats=stats, clock=CLOCKS[clock], explore=explore or 0.0)
+                stats=stats, clock=CLOCKS[clock],
+                explore=adapter.hard_explore if explore is None else explore)
         else:
             level = bots.HARD if seat == hard_seat else bots.SEARCH
             action = bots.bot_move(engine, state, seat, level, stats=stats, clock=CLOCKS[clock])
@@ -166,7 +167,9 @@ def main() -> None:
     adapter = bots.adapter_for(get_engine(args.engine))
     summary = {"engine": args.engine, "players": players,
                "hard_rollouts": args.rollouts or adapter.hard_rollouts,
-               "hard_width": args.width or adapter.hard_width, "clock": args.clock,
+               "hard_width": args.width or adapter.hard_width,
+               "hard_explore": adapter.hard_explore if args.explore is None else args.explore,
+               "clock": args.clock,
                **summarize(games, players)}
     print(json.dumps(summary, indent=2))
     out = Path(os.environ.get("TEST_ARTIFACTS_DIR", "test-artifacts"))

@@ -75,7 +75,7 @@ def test_search_hard_and_easy_bot_seats_play_their_own_level():
         if level == "easy":
             assert move.payload == engine.bot_action(state, move.seat_number)
         if level == "hard" and stats.get("searched"):
-            # The hard level's width: more candidates than the search level compares.
+            # The hard level's width (its adapter's `hard_width`).
             assert stats["candidates"] <= bots.adapter_for(engine).hard_width
         searched[level] += bool(stats.get("searched"))
     assert searched["search"] > 0 and searched["hard"] > 0
