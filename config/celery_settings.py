@@ -51,6 +51,11 @@ CELERY_RESULT_BACKEND_THREAD_SAFE = True
 #: decisions, or a busy machine, reach it.
 BOT_SEARCH_ROLLOUTS = env.int("BOT_SEARCH_ROLLOUTS", default=None)
 BOT_SEARCH_MAX_SECONDS = env.float("BOT_SEARCH_MAX_SECONDS", default=1.0)
+#: The hard bot (level "hard"): play-outs per decision (unset: each engine's, its adapter's
+#: `hard_rollouts`, over `hard_width` candidates), and the wall seconds a decision may think (so
+#: at most as many CPU seconds: the search is single-threaded).
+BOT_HARD_ROLLOUTS = env.int("BOT_HARD_ROLLOUTS", default=None)
+BOT_HARD_MAX_SECONDS = env.float("BOT_HARD_MAX_SECONDS", default=2.0)
 CELERY_TASK_ACKS_LATE = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_ALWAYS_EAGER = env.bool("CELERY_TASK_ALWAYS_EAGER", default=False)

@@ -6,6 +6,7 @@ import pytest
 from django.test import TestCase
 from django.urls import reverse
 
+from games import services
 from games.models import Game, GameStatus
 from tests.factories import PASSWORD, UserFactory
 
@@ -254,3 +255,20 @@ def test_a_two_player_seven_wonders_game_is_created_from_the_form(client):
     game = Game.objects.get()
     assert response.status_code == 302, response.content.decode()[:2000]
     assert (game.engine, game.num_players) == ("seven_wonders", 2)
+
+
+def test_the_creator_adds_bots_at_a_chosen_level(client):
+    alice = UserFactory()
+    logged_in(client, alice)
+    game = services.game_create(creator=alice, engine_slug="toy", num_players=3)
+    detail = reverse("games:detail", args=[game.pk])
+    page = client.get(detail).content.decode()
+    assert '<option value="hard">Hard</option>' in page
+    add_bot = reverse("games:add_bot", args=[game.pk])
+    page = client.post(add_bot, {"level": "hard"}, follow=True).content.decode()
+    assert "A bot took a seat." in page
+    page = client.post(add_bot, {"level": "grandmaster"}, follow=True).content.decode()
+    assert "A bot plays at one of these levels: easy, search, hard." in page
+    client.post(add_bot)  # no level: the default
+    assert list(game.seats.filter(is_bot=True).order_by("join_order")
+                .values_list("bot_level", flat=True)) == ["hard", "search"]

@@ -395,8 +395,10 @@ class ChatMessageSerializer(ModelSerializer):
 
 
 class AddBotSerializer(serializers.Serializer):
-    level = serializers.ChoiceField(choices=bots.LEVELS, default=bots.DEFAULT_LEVEL,
-                                    help_text="search: plays by searching; easy: a heuristic")
+    level = serializers.ChoiceField(
+        choices=bots.LEVELS, default=bots.DEFAULT_LEVEL,
+        help_text="search: plays by searching; hard: searches wider and longer (up to 2 s a "
+                  "move); easy: a heuristic")
 
 
 class ChatPostSerializer(serializers.Serializer):

@@ -1,10 +1,14 @@
 """Bot levels: "easy" is each engine's own heuristic `bot_action`; "search" is the determinized
 Monte Carlo search of `games.engines.search` with the engine's adapter (its determinizer and
-candidate moves), the easy bot playing every seat in the play-outs."""
+candidate moves), the easy bot playing every seat in the play-outs; "hard" is the same search
+with the adapter's larger budget (more candidates a decision, more play-outs) and twice the
+thinking time."""
 
 from __future__ import annotations
 
 import importlib
+import time
+from collections.abc import Callable
 from typing import Any
 
 from games.engines import search
@@ -12,8 +16,11 @@ from games.engines.base import Action, Engine, State
 
 EASY = "easy"
 SEARCH = "search"
-LEVELS = (EASY, SEARCH)
+HARD = "hard"
+LEVELS = (EASY, SEARCH, HARD)
 DEFAULT_LEVEL = SEARCH
+#: Wall seconds a decision may think at each searching level, when the caller gives none.
+MAX_SECONDS = {SEARCH: search.DEFAULT_MAX_SECONDS, HARD: search.HARD_MAX_SECONDS}
 
 #: Engine slug -> module holding its search ADAPTER.
 ADAPTERS = {
@@ -35,14 +42,23 @@ def bot_move(
     level: str = DEFAULT_LEVEL,
     *,
     rollouts: int | None = None,
-    max_seconds: float = search.DEFAULT_MAX_SECONDS,
+    max_seconds: float | None = None,
     stats: dict[str, Any] | None = None,
+    clock: Callable[[], float] = time.monotonic,
 ) -> Action:
     """The move of a bot of `level` for `seat` (engines without a search adapter play easy);
-    the search makes `rollouts` play-outs per decision, the engine's measured budget
-    (`ADAPTER.rollouts`) when None."""
-    adapter = adapter_for(engine) if level == SEARCH else None
+    the search makes `rollouts` play-outs per decision, when None the engine's measured budget
+    for the level (`ADAPTER.rollouts`, `ADAPTER.hard_rollouts` for hard), and thinks for
+    `max_seconds` of `clock` at most (the level's MAX_SECONDS when None)."""
+    adapter = adapter_for(engine) if level in (SEARCH, HARD) else None
     if adapter is None:
         return engine.bot_action(state, seat)
+    if max_seconds is None:
+        max_seconds = MAX_SECONDS[level]
+    if level == HARD:
+        return search.choose(
+            engine, adapter, state, seat, rollouts=rollouts or adapter.hard_rollouts,
+            width=adapter.hard_width, explore=adapter.hard_explore, max_seconds=max_seconds,
+            stats=stats, clock=clock)
     return search.choose(engine, adapter, state, seat, rollouts=rollouts,
-                         max_seconds=max_seconds, stats=stats)
+                         max_seconds=max_seconds, stats=stats, clock=clock)

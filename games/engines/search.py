@@ -20,6 +20,12 @@ only cases where the choice can depend on timing. The seed is derived from the s
 never from the game's secret seed, so the choice is a function of what the seat sees: scrambling
 the hidden parts of the state changes nothing.
 
+The "hard" level is the same search with a larger budget: more candidates a decision (`width`)
+and more play-outs (`rollouts`), each adapter's `hard_width` and `hard_rollouts`, bounded by
+`max_seconds` (2 s by default, BOT_HARD_MAX_SECONDS), and play-outs that may stray from the easy
+bot's moves now and then (`explore`, the adapter's `hard_explore`; draws shared by every
+candidate of a world).
+
 Each engine supplies a `SearchAdapter`: its determinizer, which moves are worth searching, and
 optionally a faster in-place step for play-outs.
 """
@@ -41,6 +47,8 @@ from games.engines.base import Action, Engine, IllegalAction, SeededRandom, Stat
 #: when the caller gives none.
 DEFAULT_ROLLOUTS = 48
 DEFAULT_MAX_SECONDS = 1.0
+#: The wall seconds a hard bot's decision may take when the caller gives none.
+HARD_MAX_SECONDS = 2.0
 #: A play-out that has not ended after this many steps is scored as it stands.
 MAX_PLAYOUT_STEPS = 5000
 #: Racing: a candidate is dropped once, over at least RACE_MIN_DRAWS shared worlds, its mean
@@ -63,24 +71,34 @@ class SearchAdapter:
         itself holds, with every part `seat` cannot see redrawn from `rng`. It must not read the
         hidden parts it replaces (the scramble tests check that the result does not depend on
         them).
-    candidates(state, seat, legal) -> the moves worth comparing (at most a handful; the easy
-        bot's own move among them); one candidate means "no search".
+    candidates(state, seat, legal, width) -> the moves worth comparing (at most `width`, the
+        easy bot's own move first); one candidate means "no search".
     step(engine, state, seat, action) -> the next state in a play-out; may change `state` in
         place (play-outs own their states).
     start(state) -> a copy of a determinized state that `step` may change in place.
     prefer_easy: points a play-out by which another move must beat the easy bot's on average.
     rollouts: play-outs per decision when the caller gives no count: the budget the engine's
         strength was measured at.
+    width: candidates compared at one decision by the search level.
+    hard_rollouts, hard_width: the same for the hard level.
+    hard_explore: the hard level's chance that a play-out decision strays from the easy bot's
+        move (to one of its next best): where play-outs barely differ between worlds, the easy
+        bot's fixed replies are otherwise taken for the opponent's, and moves that only beat
+        those replies win the search.
     """
 
     determinize: Callable[[State, int, SeededRandom], State]
-    candidates: Callable[[State, int, list[Action]], list[Action]]
+    candidates: Callable[[State, int, list[Action], int], list[Action]]
     step: Callable[[Engine, State, int, Action], State] = _default_step
     start: Callable[[State], State] = lambda state: state
     playout_policy: Callable[[Engine, State, int], Action] | None = None
     evaluate: Callable[[Engine, State, int], float] | None = None
     prefer_easy: float = 0.0
     rollouts: int = DEFAULT_ROLLOUTS
+    width: int = 6
+    hard_rollouts: int = 4 * DEFAULT_ROLLOUTS
+    hard_width: int = 8
+    hard_explore: float = 0.0
     extra: dict[str, Any] = field(default_factory=dict)
 
 
@@ -99,9 +117,14 @@ def margin(engine: Engine, state: State, seat: int) -> float:
     return float(scores[seat] - (max(others) if others else 0))
 
 
-def playout(engine: Engine, adapter: SearchAdapter, state: State) -> State:
-    """Plays `state` to the end with the easy bot on every seat (secret picks in seat order)."""
+def playout(engine: Engine, adapter: SearchAdapter, state: State,
+            rng: SeededRandom | None = None, explore: float = 0.0) -> State:
+    """Plays `state` to the end with the easy bot on every seat (secret picks in seat order).
+    With `explore` > 0, a decision the search would compare is, with that probability, made by
+    one of the adapter's EXPLORE_WIDTH best moves drawn from `rng` instead."""
     policy = adapter.playout_policy or (lambda e, s, seat: e.bot_action(s, seat))
+    if explore > 0 and rng is not None:
+        policy = _exploring(policy, adapter, rng, explore)
     for _ in range(MAX_PLAYOUT_STEPS):
         if engine.is_over(state):
             break
@@ -116,6 +139,21 @@ def playout(engine: Engine, adapter: SearchAdapter, state: State) -> State:
     return state
 
 
+#: An exploring play-out's alternatives: the easy bot's move and the next by its values.
+EXPLORE_WIDTH = 3
+
+
+def _exploring(policy, adapter: SearchAdapter, rng: SeededRandom, explore: float):
+    def explored(engine: Engine, state: State, seat: int) -> Action:
+        if rng.randbelow(1000) >= explore * 1000:
+            return policy(engine, state, seat)
+        legal = engine.legal_actions(state, seat)
+        if len(legal) < 2:
+            return policy(engine, state, seat)
+        return rng.choice(adapter.candidates(state, seat, legal, EXPLORE_WIDTH))
+    return explored
+
+
 def choose(
     engine: Engine,
     adapter: SearchAdapter,
@@ -123,12 +161,18 @@ def choose(
     seat: int,
     *,
     rollouts: int | None = None,
+    width: int | None = None,
     max_seconds: float = DEFAULT_MAX_SECONDS,
     seed: str | None = None,
     stats: dict[str, Any] | None = None,
+    clock: Callable[[], float] = time.monotonic,
+    explore: float = 0.0,
 ) -> Action:
-    """The search bot's move for `seat` in `state` (a legal action)."""
-    started = time.monotonic()
+    """The search bot's move for `seat` in `state` (a legal action): `width` candidates (the
+    adapter's `width` when None) and `rollouts` play-outs (its `rollouts`) within `max_seconds`
+    of `clock` (wall time; a measurement may pass CPU time, `time.process_time`, so that a busy
+    machine does not cut its searches short)."""
+    started = clock()
     # Key order is not part of a JSON state (PostgreSQL's jsonb reorders keys; a replay keeps
     # insertion order), but engines list moves in dict order: search a key-sorted copy, so the
     # choice is the same for the stored and the replayed state.
@@ -136,7 +180,8 @@ def choose(
     legal = engine.legal_actions(state, seat)
     if not legal:
         raise ValueError(f"seat {seat} has no legal action")
-    candidates = adapter.candidates(state, seat, legal) if len(legal) > 1 else legal[:1]
+    width = adapter.width if width is None else width
+    candidates = adapter.candidates(state, seat, legal, width) if len(legal) > 1 else legal[:1]
     if stats is not None:
         stats.update(candidates=len(candidates), playouts=0, searched=len(candidates) > 1)
     if len(candidates) == 1:
@@ -153,7 +198,7 @@ def choose(
     live = list(range(len(candidates)))
     done = skipped = 0
     for draw in range(draws):
-        elapsed = time.monotonic() - started
+        elapsed = clock() - started
         if done and elapsed + elapsed / done > max_seconds:
             break  # the next world would overrun the budget
         world = adapter.determinize(state, seat, SeededRandom(f"{seed}:{draw}"))
@@ -164,7 +209,9 @@ def choose(
         try:
             for index in live:
                 after = adapter.step(engine, adapter.start(world), seat, candidates[index])
-                outcome = evaluate(engine, playout(engine, adapter, after), seat)
+                # Every candidate's play-out in a world draws the same numbers.
+                rng = SeededRandom(f"{seed}:{draw}:playout") if explore else None
+                outcome = evaluate(engine, playout(engine, adapter, after, rng, explore), seat)
                 values.append(outcome + bonus[index])
         except IllegalAction:
             skipped += 1

@@ -2,6 +2,7 @@
 reports, audit, invitations), records (ratings, deadlines); fields. Imported from here."""
 
 from games.models.game import (
+    BOT_LEVEL_CHOICES,
     BOT_NAMES,
     DEFAULT_MAX_CONSECUTIVE_TIMEOUTS,
     DEFAULT_TIME_PER_MOVE,
@@ -38,6 +39,7 @@ from games.models.social import (
 )
 
 __all__ = [
+    "BOT_LEVEL_CHOICES",
     "BOT_NAMES",
     "CHAT_MESSAGE_MAX_LENGTH",
     "DEFAULT_MAX_CONSECUTIVE_TIMEOUTS",

@@ -7,7 +7,7 @@ from datetime import timedelta
 from django.conf import settings
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
-from django.utils.translation import gettext
+from django.utils.translation import gettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
 from games.log import codec
@@ -114,6 +114,10 @@ class Game(models.Model):
         return self.status == GameStatus.ACTIVE
 
 
+#: A bot seat's levels (games.engines.bots.LEVELS) as a player reads them.
+BOT_LEVEL_CHOICES = [("search", pgettext_lazy("bot level", "Search")),
+                     ("easy", pgettext_lazy("bot level", "Easy")),
+                     ("hard", pgettext_lazy("bot level", "Hard"))]
 BOT_NAMES = ("Ada", "Basil", "Cleo", "Dario", "Edda", "Fritz", "Greta")
 
 
@@ -132,10 +136,9 @@ class Seat(models.Model):
     # A bot plays the seat: a bot seat (no user), or a player's seat handed to a bot after
     # repeated timeouts or by a moderator (user kept, so the player can take it back).
     is_bot = models.BooleanField(verbose_name=_("is bot"), default=False)
-    # How a bot plays this seat: "search" (determinized Monte Carlo search) or "easy" (the
-    # engine's heuristic); see games.engines.bots.
-    bot_level = models.CharField(max_length=10, choices=[("search", "Search"), ("easy", "Easy")],
-                                 default="search")
+    # How a bot plays this seat: "search" (determinized Monte Carlo search), "hard" (the same
+    # search with a larger budget) or "easy" (the engine's heuristic); see games.engines.bots.
+    bot_level = models.CharField(max_length=10, choices=BOT_LEVEL_CHOICES, default="search")
     # When the seat last became due to act, and by when it must: time per move plus what is left
     # of its reserve, not counting the player's vacations. Null while the seat is not awaited.
     turn_started_at = models.DateTimeField(null=True, blank=True)

@@ -11,7 +11,7 @@ from django.utils.translation import gettext, pgettext
 def _help(phase: str) -> str:
     if phase == "open":
         return gettext("Commands before the game starts: /join, /leave, /start (its creator), "
-                       "/bot [easy|search], /invite <name>, /help.")
+                       "/bot [easy|search|hard], /invite <name>, /help.")
     if phase == "active":
         return gettext("Commands in a running game: /undo (your last move), /resign, /help.")
     return gettext("This game is over: the table takes no more commands.")
@@ -28,7 +28,8 @@ def system_line_text(key: str, params: dict[str, Any], author: str) -> str:
         return gettext("%(player)s started the game.") % player
     if key == "bot_added":
         level = {"easy": pgettext("bot level", "easy"),
-                 "search": pgettext("bot level", "search")}.get(params.get("level"), "")
+                 "search": pgettext("bot level", "search"),
+                 "hard": pgettext("bot level", "hard")}.get(params.get("level"), "")
         return gettext("%(player)s added a bot (%(level)s).") % {**player, "level": level}
     if key == "invited":
         # Whether the name is a player here is never told (games.services.invitations).

@@ -35,7 +35,8 @@ COMMAND_WORDS = {
 CONFIRM_WORDS = ("confirm", "yes", "conferma", "sì", "si", "تایید", "تأیید", "بله", "确认", "是")
 BOT_LEVEL_WORDS = {"easy": "easy", "facile": "easy", "ساده": "easy", "简单": "easy",
                    "search": "search", "ricerca": "search", "forte": "search",
-                   "جستجو": "search", "قوی": "search", "搜索": "search", "强": "search"}
+                   "جستجو": "search", "قوی": "search", "搜索": "search", "强": "search",
+                   "hard": "hard", "difficile": "hard", "سخت": "hard", "困难": "hard"}
 
 _COMMANDS = {word: name for name, words in COMMAND_WORDS.items() for word in words}
 #: After NFKC the full-width "／" of Chinese and Japanese keyboards is "/". A Chinese IME in

@@ -198,7 +198,7 @@ def _when_full(game: Game, now: datetime) -> None:
 
 
 def game_add_bot(*, game_id: int, user, level: str = bots.DEFAULT_LEVEL) -> Game:
-    """The creator fills an open seat with a bot of `level` ("search" or "easy")."""
+    """The creator fills an open seat with a bot of `level` ("search", "hard" or "easy")."""
     if level not in bots.LEVELS:
         raise InvalidGameSetup(gettext("A bot plays at one of these levels: %(value)s.")
                                    % {"value": ', '.join(bots.LEVELS)},

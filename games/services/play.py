@@ -306,7 +306,12 @@ bot_logger = logging.getLogger("games.bots")
 def _bot_move(engine: Engine, game: Game, seat: Seat, stats: dict[str, Any] | None = None
               ) -> dict:
     """The move of the bot playing `seat`, at the seat's level (the search bot sees only what
-    the seat sees and thinks for BOT_SEARCH_MAX_SECONDS at most). Runs in Celery tasks only."""
+    the seat sees and thinks for BOT_SEARCH_MAX_SECONDS at most, BOT_HARD_MAX_SECONDS at level
+    hard). Runs in Celery tasks only."""
+    if seat.bot_level == bots.HARD:
+        return bots.bot_move(engine, game.state, seat.number, bots.HARD,
+                             rollouts=settings.BOT_HARD_ROLLOUTS,
+                             max_seconds=settings.BOT_HARD_MAX_SECONDS, stats=stats)
     return bots.bot_move(engine, game.state, seat.number, seat.bot_level,
                          rollouts=settings.BOT_SEARCH_ROLLOUTS,
                          max_seconds=settings.BOT_SEARCH_MAX_SECONDS, stats=stats)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from functools import partial
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -19,6 +20,7 @@ from django.views.decorators.http import require_POST
 
 from accounts.templatetags.language_tags import localized_digits
 from games import selectors, services
+from games.engines import bots
 from games.engines.base import canonical_action
 from games.engines.registry import get_engine
 from games.exceptions import GameError
@@ -377,8 +379,10 @@ def game_start(request, game_id):
 @require_POST
 def game_add_bot(request, game_id):
     _visible_game(request, game_id)
-    return _lobby_action(request, game_id, services.game_add_bot,
-                         gettext("A bot took a seat."))
+    # The service refuses an unknown level with a message that lists the levels.
+    add_bot = partial(services.game_add_bot,
+                      level=request.POST.get("level") or bots.DEFAULT_LEVEL)
+    return _lobby_action(request, game_id, add_bot, gettext("A bot took a seat."))
 
 
 @login_required

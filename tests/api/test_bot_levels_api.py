@@ -1,4 +1,4 @@
-"""POST /api/v1/games/{id}/add-bot/ takes an optional {"level": "search" | "easy"}."""
+"""POST /api/v1/games/{id}/add-bot/ takes an optional {"level": "search" | "hard" | "easy"}."""
 
 from __future__ import annotations
 
@@ -19,10 +19,12 @@ def test_add_bot_at_a_level_and_a_wrong_level_is_a_clear_error():
     assert client.post(url).status_code == 200  # no body: the default level
     response = client.post(url, {"level": "easy"}, format="json")
     assert response.status_code == 200, response.content
+    response = client.post(url, {"level": "hard"}, format="json")
+    assert response.status_code == 200, response.content
     bots = [s for s in response.json()["seats"] if s["is_bot"]]
-    assert [s["bot_level"] for s in bots] == ["search", "easy"]
+    assert [s["bot_level"] for s in bots] == ["search", "easy", "hard"]
     bad = client.post(url, {"level": "grandmaster"}, format="json")
     assert bad.status_code == 400, bad.content
     body = bad.json()
     assert body["code"] and "level" in str(body["details"]) and body["message"]
-    assert game.seats.filter(is_bot=True).count() == 2
+    assert game.seats.filter(is_bot=True).count() == 3

@@ -1,6 +1,7 @@
-"""The search bot level of every engine: legal, deterministic, and blind to what its seat cannot
-see (its choice is the same when other hands, deck orders, face-down tiles and markers and the
-secret seed are scrambled), with determinizers that keep everything the seat sees."""
+"""The search and hard bot levels of every engine: legal, deterministic, and blind to what their
+seat cannot see (the choice is the same when other hands, deck orders, face-down tiles and
+markers and the secret seed are scrambled), with determinizers that keep everything the seat
+sees."""
 
 from __future__ import annotations
 
@@ -23,6 +24,10 @@ from games.engines.seven_wonders.rules import GUILDS
 from games.engines.seven_wonders.search_bot import MAX_CANDIDATES
 
 ROLLOUTS = 8
+#: Play-outs the tests give each level: the hard level's are spread over more candidates.
+#: Searches are given a generous time so that their choices never depend on the machine's load.
+TEST_BUDGET = {bots.SEARCH: ROLLOUTS, bots.HARD: 24}
+UNBOUNDED = 600
 
 
 def searched_position(slug: str, players: int, seed: str, skip: int, where=None):
@@ -141,22 +146,24 @@ CASES = [
 @pytest.mark.parametrize(("slug", "players", "scramble"), CASES,
                          ids=[f"{c[0]}-{c[1]}" for c in CASES])
 @pytest.mark.parametrize("skip", [3, 14])
+@pytest.mark.parametrize("level", [bots.SEARCH, bots.HARD])
 def test_search_choice_is_legal_deterministic_and_blind_to_hidden_parts(
-    slug, players, scramble, skip
+    slug, players, scramble, skip, level
 ):
     engine, state, seat = searched_position(slug, players, f"blind-{slug}-{skip}", skip)
+    budget = {"rollouts": TEST_BUDGET[level], "max_seconds": UNBOUNDED}
     before = copy.deepcopy(state)
     stats: dict = {}
-    choice = bots.bot_move(engine, state, seat, bots.SEARCH, rollouts=ROLLOUTS, stats=stats)
+    choice = bots.bot_move(engine, state, seat, level, stats=stats, **budget)
     assert state == before  # the search never changes the state it is given
     assert stats["searched"] and stats["playouts"] >= stats["candidates"]
     assert choice in engine.legal_actions(state, seat)
-    assert bots.bot_move(engine, state, seat, bots.SEARCH, rollouts=ROLLOUTS) == choice
+    assert bots.bot_move(engine, state, seat, level, **budget) == choice
     for k in range(2):
         scrambled = scramble(state, seat, random.Random(k))
         assert scrambled != state
         assert engine.view(scrambled, seat) == engine.view(state, seat)
-        assert bots.bot_move(engine, scrambled, seat, bots.SEARCH, rollouts=ROLLOUTS) == choice
+        assert bots.bot_move(engine, scrambled, seat, level, **budget) == choice
 
 
 @pytest.mark.parametrize(("slug", "players", "scramble"), CASES,
@@ -196,6 +203,72 @@ def test_the_search_plays_its_engines_measured_budget_unless_given_one(slug, pla
     bots.bot_move(engine, state, seat, bots.SEARCH, rollouts=2 * stats["candidates"],
                   max_seconds=600, stats=stats)
     assert stats["playouts"] == 2 * stats["candidates"]  # too few worlds to race
+
+
+@pytest.mark.parametrize(("slug", "players"),
+                         [("seven_wonders", 3), ("seven_wonders", 2), ("stone_age", 3),
+                          ("caverna", 2)])
+def test_the_hard_level_compares_as_many_moves_or_more_on_more_worlds(slug, players):
+    """At a decision with many legal moves the hard level searches as many candidates as the
+    search level or more, each on more worlds (its own budget, `hard_width` and
+    `hard_rollouts`)."""
+    adapter = bots.adapter_for(get_engine(slug))
+    assert adapter.hard_width >= adapter.width and adapter.hard_rollouts > adapter.rollouts
+    assert adapter.hard_rollouts // adapter.hard_width > adapter.rollouts // adapter.width
+
+    def wide(state, seat):
+        legal = get_engine(slug).legal_actions(state, seat)
+        return len(adapter.candidates(state, seat, legal, adapter.hard_width)) == adapter.hard_width
+
+    engine, state, seat = searched_position(slug, players, f"hard-{slug}-{players}", 1, wide)
+    found: dict[str, dict] = {}
+    for level in (bots.SEARCH, bots.HARD):
+        found[level] = {}
+        choice = bots.bot_move(engine, state, seat, level, max_seconds=UNBOUNDED,
+                               stats=found[level])
+        assert choice in engine.legal_actions(state, seat)
+    assert found[bots.SEARCH]["candidates"] == adapter.width
+    assert found[bots.HARD]["candidates"] == adapter.hard_width
+    assert found[bots.HARD]["draws"] > found[bots.SEARCH]["draws"] or (
+        found[bots.HARD]["dropped"] == adapter.hard_width - 1)
+
+
+def test_the_hard_level_thinks_two_seconds_at_most_by_default():
+    """The bound is read from the clock the search is given: one that moves half a second at
+    each look stops a hard search after two worlds (a third would end past 2 s), a search-level
+    one after one (1 s)."""
+    engine, state, seat = searched_position("caverna", 2, "hard-clock", 4)
+
+    def ticking():
+        ticking.now += 0.5
+        return ticking.now
+
+    for level, worlds in ((bots.HARD, 2), (bots.SEARCH, 1)):
+        ticking.now = 0.0
+        stats: dict = {}
+        choice = bots.bot_move(engine, state, seat, level, rollouts=10_000, stats=stats,
+                               clock=ticking)
+        assert choice in engine.legal_actions(state, seat)
+        assert stats["draws"] == worlds
+
+
+@pytest.mark.parametrize(("slug", "players", "scramble"), CASES,
+                         ids=[f"{c[0]}-{c[1]}" for c in CASES])
+def test_exploring_play_outs_keep_the_choice_deterministic_and_blind(slug, players, scramble):
+    """Play-outs that stray from the easy bot's moves draw from the view's seed: the same
+    choice again, and with the hidden parts scrambled."""
+    engine, state, seat = searched_position(slug, players, f"explore-{slug}", 5)
+    adapter = bots.adapter_for(engine)
+
+    def choice(position, stats=None):
+        return search.choose(engine, adapter, position, seat, rollouts=12, max_seconds=UNBOUNDED,
+                             explore=0.5, stats=stats)
+
+    stats: dict = {}
+    chosen = choice(state, stats)
+    assert stats["searched"] and chosen in engine.legal_actions(state, seat)
+    assert choice(state) == chosen
+    assert choice(scramble(state, seat, random.Random(1))) == chosen
 
 
 def test_the_search_stops_at_its_time_budget():
@@ -310,15 +383,17 @@ TWO_PLAYER_DECISIONS = {
 
 @pytest.mark.parametrize("decision", list(TWO_PLAYER_DECISIONS))
 @pytest.mark.parametrize("skip", [2, 7])
+@pytest.mark.parametrize("level", [bots.SEARCH, bots.HARD])
 def test_two_player_search_is_blind_to_the_opponents_hand_and_the_free_citys_hidden_cards(
-    decision, skip
+    decision, skip, level
 ):
     """The opponent's hand and picks, the Free City's pile and, when the opponent controls it,
     the Free City's pick are scrambled; the seat's view is the same and so is the choice."""
     engine, state, seat = searched_position("seven_wonders", 2, f"two-{decision}-{skip}", skip,
                                             TWO_PLAYER_DECISIONS[decision])
+    budget = {"rollouts": TEST_BUDGET[level], "max_seconds": UNBOUNDED}
     stats: dict = {}
-    choice = bots.bot_move(engine, state, seat, bots.SEARCH, rollouts=ROLLOUTS, stats=stats)
+    choice = bots.bot_move(engine, state, seat, level, stats=stats, **budget)
     assert stats["searched"] and stats["skipped"] == 0
     assert choice in engine.legal_actions(state, seat)
     assert bool(choice.get("free_city")) == (decision == "controls-free-city-card")
@@ -328,7 +403,7 @@ def test_two_player_search_is_blind_to_the_opponents_hand_and_the_free_citys_hid
         scrambled = scramble_seven_wonders(state, seat, random.Random(k))
         assert scrambled["free_city"]["pile"] != state["free_city"]["pile"]
         assert engine.view(scrambled, seat) == engine.view(state, seat)
-        assert bots.bot_move(engine, scrambled, seat, bots.SEARCH, rollouts=ROLLOUTS) == choice
+        assert bots.bot_move(engine, scrambled, seat, level, **budget) == choice
 
 
 @pytest.mark.parametrize("decision", list(TWO_PLAYER_DECISIONS))

@@ -1,5 +1,6 @@
-"""Bot seats play at their level: "search" (the default) or "easy" (the engine's heuristic). Their
-moves are made by the bot-moves task (run in-process on commit here) from the seat's view."""
+"""Bot seats play at their level: "search" (the default), "hard" (the same search, wider and
+longer) or "easy" (the engine's heuristic). Their moves are made by the bot-moves task (run
+in-process on commit here) from the seat's view."""
 
 from __future__ import annotations
 
@@ -24,19 +25,27 @@ def test_bots_are_added_at_a_level_and_a_wrong_level_changes_nothing():
     game = services.game_create(creator=user, engine_slug="stone_age", num_players=4)
     services.game_add_bot(game_id=game.pk, user=user)
     services.game_add_bot(game_id=game.pk, user=user, level="easy")
-    with pytest.raises(InvalidGameSetup, match="levels"):
+    with pytest.raises(InvalidGameSetup, match="easy, search, hard"):
         services.game_add_bot(game_id=game.pk, user=user, level="grandmaster")
+    services.game_add_bot(game_id=game.pk, user=user, level="hard")
     levels = list(Seat.objects.filter(game=game, is_bot=True).order_by("join_order")
                   .values_list("bot_level", flat=True))
-    assert levels == ["search", "easy"]
+    assert levels == ["search", "easy", "hard"]
 
 
-@override_settings(BOT_SEARCH_ROLLOUTS=ROLLOUTS)
-def test_search_and_easy_bot_seats_play_their_own_level():
+#: The hard bot's play-outs here: a choice that the time bound never cuts short is the same when
+#: replayed below, whatever the machine's load.
+HARD_ROLLOUTS = 12
+
+
+@override_settings(BOT_SEARCH_ROLLOUTS=ROLLOUTS, BOT_HARD_ROLLOUTS=HARD_ROLLOUTS,
+                   BOT_SEARCH_MAX_SECONDS=600, BOT_HARD_MAX_SECONDS=600)
+def test_search_hard_and_easy_bot_seats_play_their_own_level():
     user = UserFactory()
-    game = services.game_create(creator=user, engine_slug="stone_age", num_players=3)
+    game = services.game_create(creator=user, engine_slug="stone_age", num_players=4)
     services.game_add_bot(game_id=game.pk, user=user, level="search")
     services.game_add_bot(game_id=game.pk, user=user, level="easy")
+    services.game_add_bot(game_id=game.pk, user=user, level="hard")
     with committed():
         game = services.game_start(game_id=game.pk, user=user)
     human = game.seats.get(user=user).number
@@ -44,7 +53,7 @@ def test_search_and_easy_bot_seats_play_their_own_level():
     for _ in range(40):  # the human plays; each move queues the bots' task, which plays them
         game.refresh_from_db()
         assert engine.active_seats(game.state) == [human]  # the bots played up to the human
-        if game.actions.filter(source=ActionSource.BOT).count() >= 12:
+        if game.actions.filter(source=ActionSource.BOT).count() >= 18:
             break
         with committed():
             services.game_action_submit(
@@ -53,18 +62,23 @@ def test_search_and_easy_bot_seats_play_their_own_level():
     levels = {seat.number: seat.bot_level for seat in game.seats.filter(is_bot=True)}
     moves = list(game.actions.filter(source=ActionSource.BOT).order_by("sequence"))
     assert {move.seat_number for move in moves} == set(levels)
-    searched = 0
+    searched = {"search": 0, "hard": 0, "easy": 0}
+    rollouts = {"search": ROLLOUTS, "hard": HARD_ROLLOUTS, "easy": None}
     for move in moves:
         state = state_at(engine, game, move.sequence - 1)
         level = levels[move.seat_number]
         stats: dict = {}
-        expected = bots.bot_move(engine, state, move.seat_number, level, rollouts=ROLLOUTS,
-                                 stats=stats)
+        expected = bots.bot_move(engine, state, move.seat_number, level,
+                                 rollouts=rollouts[level], max_seconds=600, stats=stats)
         assert move.payload == expected
+        assert move.payload in engine.legal_actions(state, move.seat_number)
         if level == "easy":
             assert move.payload == engine.bot_action(state, move.seat_number)
-        searched += bool(stats.get("searched"))
-    assert searched > 0
+        if level == "hard" and stats.get("searched"):
+            # The hard level's width (its adapter's `hard_width`).
+            assert stats["candidates"] <= bots.adapter_for(engine).hard_width
+        searched[level] += bool(stats.get("searched"))
+    assert searched["search"] > 0 and searched["hard"] > 0
 
 
 def test_each_bot_decision_is_a_commit_of_its_own(django_capture_on_commit_callbacks):

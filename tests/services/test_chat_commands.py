@@ -144,6 +144,16 @@ def test_bot_leave_and_invite(table, settings):
     assert read(left) == "Bruno left the table." and not game.seats.filter(user=bruno).exists()
 
 
+def test_a_hard_bot_is_added_in_any_of_the_languages(table):
+    game, anna = table
+    bot = say(game, anna, "/bot difficile")
+    assert game.seats.filter(is_bot=True, bot_level="hard").exists()
+    assert read(bot) == "anna added a bot (hard)."
+    assert read(bot, "it") == "anna ha aggiunto un bot (difficile)."
+    say(game, anna, "/bot 困难")
+    assert game.seats.filter(is_bot=True, bot_level="hard").count() == 2
+
+
 def test_a_banned_player_is_refused_and_nothing_is_written(table):
     from games.services import moderation
 

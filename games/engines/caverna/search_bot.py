@@ -22,8 +22,16 @@ State = dict[str, Any]
 
 #: The stage of each round's card (round 4 is always Wish for children).
 ROUND_STAGE = {1: 1, 2: 1, 3: 1, 5: 2, 6: 2, 7: 3, 8: 3, 9: 3, 10: 4, 11: 4, 12: 4}
-#: Candidates compared at one decision (the easy bot's move always among them).
+#: Candidates compared at one decision (the easy bot's move always among them), by the search
+#: level and by the hard level, the hard level's play-outs a decision and its play-outs' chance
+#: to stray from the easy bot's move. Play-outs here barely differ between worlds (only the
+#: order of round cards and markers is hidden): more worlds alone bought nothing against search
+#: bots and wider searches lost (bot_duel pilots, docs/bots.md), while play-outs that vary the
+#: replies won more.
 MAX_CANDIDATES = 6
+HARD_CANDIDATES = 6
+HARD_ROLLOUTS = 96
+HARD_EXPLORE = 0.15
 #: Decisions worth a search; the rest (feeding, overflow, sowing order …) the easy bot plays.
 SEARCHED = ("turn", "furnish", "final_trades", "breed_choice", "harvest_choice")
 
@@ -64,7 +72,8 @@ def determinize(state: State, seat: int, rng: SeededRandom) -> State:
     return world
 
 
-def candidates(state: State, seat: int, legal: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def candidates(state: State, seat: int, legal: list[dict[str, Any]],
+               width: int = MAX_CANDIDATES) -> list[dict[str, Any]]:
     task = state["stack"][-1]
     easy = bot.bot_action(state, seat)
     if task["t"] not in SEARCHED:
@@ -79,7 +88,7 @@ def candidates(state: State, seat: int, legal: list[dict[str, Any]]) -> list[dic
         pool = R.decision_actions(state, task)
     out = [easy]
     for action in pool:
-        if len(out) >= MAX_CANDIDATES:
+        if len(out) >= width:
             break
         if action != easy:
             out.append(action)
@@ -104,4 +113,8 @@ ADAPTER = SearchAdapter(
     start=R.fast_copy,
     playout_policy=_policy,
     rollouts=12,
+    width=MAX_CANDIDATES,
+    hard_rollouts=HARD_ROLLOUTS,
+    hard_width=HARD_CANDIDATES,
+    hard_explore=HARD_EXPLORE,
 )

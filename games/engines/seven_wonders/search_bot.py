@@ -33,7 +33,11 @@ from .rules import GUILDS
 
 State = dict[str, Any]
 
+#: Candidates compared at one decision by the search level and by the hard level, and the hard
+#: level's play-outs a decision.
 MAX_CANDIDATES = 8
+HARD_CANDIDATES = 12
+HARD_ROLLOUTS = 192
 
 
 def _take(pool: list[str], count: int) -> list[str]:
@@ -101,7 +105,8 @@ def determinize(state: State, seat: int, rng: SeededRandom) -> State:
     return world
 
 
-def candidates(state: State, seat: int, legal: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def candidates(state: State, seat: int, legal: list[dict[str, Any]],
+               width: int = MAX_CANDIDATES) -> list[dict[str, Any]]:
     easy = bot.choose(state, seat, legal)
     out = [easy]
     if choosing_for_free_city(state, seat):
@@ -109,7 +114,7 @@ def candidates(state: State, seat: int, legal: list[dict[str, Any]]) -> list[dic
         # City), since what suits the seat may be what the opponent would get next turn.
         cards = {easy["card"]}
         for action in sorted(legal, key=lambda a: -bot.action_value(state, seat, a)):
-            if len(out) >= MAX_CANDIDATES:
+            if len(out) >= width:
                 break
             if action["card"] not in cards:
                 cards.add(action["card"])
@@ -117,11 +122,14 @@ def candidates(state: State, seat: int, legal: list[dict[str, Any]]) -> list[dic
         return out
     ranked = sorted(legal, key=lambda a: -bot.action_value(state, seat, a))
     for action in ranked:
-        if len(out) >= MAX_CANDIDATES:
+        if len(out) >= width:
             break
         if action != easy:
             out.append(action)
     return out
 
 
-ADAPTER = SearchAdapter(determinize=determinize, candidates=candidates, rollouts=24)
+ADAPTER = SearchAdapter(
+    determinize=determinize, candidates=candidates, rollouts=24, width=MAX_CANDIDATES,
+    hard_rollouts=HARD_ROLLOUTS, hard_width=HARD_CANDIDATES,
+)

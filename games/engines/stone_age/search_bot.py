@@ -21,7 +21,11 @@ from .data import BUILDING_IDS, CARD_IDS
 
 State = dict[str, Any]
 
+#: Candidates compared at one decision by the search level and by the hard level, and the hard
+#: level's play-outs a decision.
 MAX_CANDIDATES = 4
+HARD_CANDIDATES = 6
+HARD_ROLLOUTS = 320
 #: Pending decisions worth a search (None: placing people; the order of resolving is not).
 SEARCHED = (None, "buy_card", "buy_building")
 #: Dice make single play-outs noisy: another move must beat the easy bot's by this much.
@@ -57,7 +61,8 @@ def determinize(state: State, seat: int, rng: SeededRandom) -> State:
     return world
 
 
-def candidates(state: State, seat: int, legal: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def candidates(state: State, seat: int, legal: list[dict[str, Any]],
+               width: int = MAX_CANDIDATES) -> list[dict[str, Any]]:
     easy = bot.bot_action(state, seat)
     pending = state["pending"]
     kind = pending["kind"] if pending else None
@@ -68,7 +73,7 @@ def candidates(state: State, seat: int, legal: list[dict[str, Any]]) -> list[dic
         pool = sorted(legal, key=lambda a: -bot._placement_score(state, seat, a))
     out = [easy]
     for action in pool:
-        if len(out) >= MAX_CANDIDATES:
+        if len(out) >= width:
             break
         if action != easy:
             out.append(action)
@@ -85,5 +90,6 @@ def _step(engine: Any, state: State, seat: int, action: dict[str, Any]) -> State
 
 ADAPTER = SearchAdapter(
     determinize=determinize, candidates=candidates, step=_step, playout_policy=_policy,
-    prefer_easy=PREFER_EASY, rollouts=64,
+    prefer_easy=PREFER_EASY, rollouts=64, width=MAX_CANDIDATES,
+    hard_rollouts=HARD_ROLLOUTS, hard_width=HARD_CANDIDATES,
 )
