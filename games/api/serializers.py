@@ -397,8 +397,8 @@ class ChatMessageSerializer(ModelSerializer):
 class AddBotSerializer(serializers.Serializer):
     level = serializers.ChoiceField(
         choices=bots.LEVELS, default=bots.DEFAULT_LEVEL,
-        help_text="search: plays by searching; hard: searches wider and longer (up to 2 s a "
-                  "move); easy: a heuristic")
+        help_text="search: plays by searching; hard: searches longer (up to 2 s a move); "
+                  "easy: a heuristic")
 
 
 class ChatPostSerializer(serializers.Serializer):

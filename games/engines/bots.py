@@ -1,8 +1,8 @@
 """Bot levels: "easy" is each engine's own heuristic `bot_action`; "search" is the determinized
 Monte Carlo search of `games.engines.search` with the engine's adapter (its determinizer and
 candidate moves), the easy bot playing every seat in the play-outs; "hard" is the same search
-with the adapter's larger budget (more candidates a decision, more play-outs) and twice the
-thinking time."""
+with the adapter's larger budget (several times the play-outs, so more worlds a candidate) and
+twice the thinking time."""
 
 from __future__ import annotations
 

@@ -13,15 +13,16 @@ count unless the caller gives one), deterministic for a given seed. A candidate 
 played out once it is clearly worse than the leader (racing: after RACE_MIN_DRAWS worlds, its
 mean deficit on the same worlds is RACE_Z standard errors or more), and the search ends when one
 candidate is left: a decision with an obvious answer costs a few worlds, not the whole budget,
-and the choice still depends on the play-outs alone. `max_seconds` bounds the search's wall
-time (a person waits for the reply, whatever else the machine is doing): the search stops before
-a world that would overrun it. It binds only on a busy machine or in the longest decisions, the
-only cases where the choice can depend on timing. The seed is derived from the seat's view,
-never from the game's secret seed, so the choice is a function of what the seat sees: scrambling
-the hidden parts of the state changes nothing.
+and the choice still depends on the play-outs alone. `max_seconds` bounds the search's wall time
+(a person waits for the reply, whatever else the machine is doing): the search stops before a
+world that could overrun it (judged by the slowest world so far). It binds only on a busy
+machine or in the longest decisions, the only cases where the choice can depend on timing. The
+seed is derived from the seat's view, never from the game's secret seed, so the choice is a
+function of what the seat sees: scrambling the hidden parts of the state changes nothing.
 
-The "hard" level is the same search with a larger budget: more candidates a decision (`width`)
-and more play-outs (`rollouts`), each adapter's `hard_width` and `hard_rollouts`, bounded by
+The "hard" level is the same search with a larger budget: each adapter's `hard_rollouts`
+play-outs over `hard_width` candidates (`width`; the pilots favoured the search level's own
+width, so the budget buys more worlds a candidate), bounded by
 `max_seconds` (2 s by default, BOT_HARD_MAX_SECONDS), and play-outs that may stray from the easy
 bot's moves now and then (`explore`, the adapter's `hard_explore`; draws shared by every
 candidate of a world).
@@ -197,10 +198,11 @@ def choose(
     outcomes: list[list[float]] = [[] for _ in candidates]  # per candidate, per world played
     live = list(range(len(candidates)))
     done = skipped = 0
+    slowest = 0.0  # the longest world so far (play-outs vary: the mean world overran by 1 %)
     for draw in range(draws):
-        elapsed = clock() - started
-        if done and elapsed + elapsed / done > max_seconds:
-            break  # the next world would overrun the budget
+        world_started = clock()
+        if done and world_started - started + slowest > max_seconds:
+            break  # the next world could overrun the budget
         world = adapter.determinize(state, seat, SeededRandom(f"{seed}:{draw}"))
         # The determinized seat acts again in that world: its pending decision is the same, so
         # every candidate is legal there; a world where one is not is dropped (a determinizer
@@ -219,6 +221,7 @@ def choose(
         for index, value in zip(live, values, strict=True):
             outcomes[index].append(value)
         done += 1
+        slowest = max(slowest, clock() - world_started)
         if done >= RACE_MIN_DRAWS:
             live = _still_racing(outcomes, live)
             if len(live) == 1:

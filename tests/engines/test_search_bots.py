@@ -235,8 +235,8 @@ def test_the_hard_level_compares_as_many_moves_or_more_on_more_worlds(slug, play
 
 def test_the_hard_level_thinks_two_seconds_at_most_by_default():
     """The bound is read from the clock the search is given: one that moves half a second at
-    each look stops a hard search after two worlds (a third would end past 2 s), a search-level
-    one after one (1 s)."""
+    each look (so a world seems to take half a second) stops a hard search after two worlds (a
+    third could end past 2 s), a search-level one after one (1 s)."""
     engine, state, seat = searched_position("caverna", 2, "hard-clock", 4)
 
     def ticking():
