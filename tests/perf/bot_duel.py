@@ -28,7 +28,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import os
 import statistics
 import time
@@ -36,24 +35,14 @@ from pathlib import Path
 
 from games.engines import bots, search
 from games.engines.registry import get_engine
+from tests.perf.bot_strength import mean_ci, wilson
 
 PLAYERS = {"seven_wonders": 3, "stone_age": 3, "caverna": 2}
 CLOCKS = {"cpu": time.process_time, "wall": time.monotonic}
 
 
-def wilson(successes: float, n: int, z: float = 1.96) -> tuple[float, float]:
-    if n == 0:
-        return (0.0, 0.0)
-    p = successes / n
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return (centre - half, centre + half)
-
-
 def normal_interval(values: list[float]) -> tuple[float, float]:
-    mean = statistics.fmean(values)
-    half = 1.96 * statistics.stdev(values) / math.sqrt(len(values)) if len(values) > 1 else 0.0
-    return (mean - half, mean + half)
+    return mean_ci(values)[1:]
 
 
 def share_ahead(scores: list[float], winners: list[int], seat: int) -> float:
