@@ -15,10 +15,11 @@ mean deficit on the same worlds is RACE_Z standard errors or more), and the sear
 candidate is left: a decision with an obvious answer costs a few worlds, not the whole budget,
 and the choice still depends on the play-outs alone. `max_seconds` bounds the search's wall time
 (a person waits for the reply, whatever else the machine is doing): the search stops before a
-world that could overrun it (judged by the slowest world so far). It binds only on a busy
-machine or in the longest decisions, the only cases where the choice can depend on timing. The
-seed is derived from the seat's view, never from the game's secret seed, so the choice is a
-function of what the seat sees: scrambling the hidden parts of the state changes nothing.
+world that could overrun it (judged by the slowest world so far, with TIME_HEADROOM to spare).
+It binds only on a busy machine or in the longest decisions, the only cases where the choice can
+depend on timing. The seed is derived from the seat's view, never from the game's secret seed,
+so the choice is a function of what the seat sees: scrambling the hidden parts of the state
+changes nothing.
 
 The "hard" level is the same search with a larger budget: each adapter's `hard_rollouts`
 play-outs over `hard_width` candidates (`width`; the pilots favoured the search level's own
@@ -50,6 +51,9 @@ DEFAULT_ROLLOUTS = 48
 DEFAULT_MAX_SECONDS = 1.0
 #: The wall seconds a hard bot's decision may take when the caller gives none.
 HARD_MAX_SECONDS = 2.0
+#: The share of `max_seconds` a search plans to fill: the next world may be slower than the
+#: slowest so far (Stone Age's early decisions, bounded at 2 s, ended at up to 1.98 s without it).
+TIME_HEADROOM = 0.95
 #: A play-out that has not ended after this many steps is scored as it stands.
 MAX_PLAYOUT_STEPS = 5000
 #: Racing: a candidate is dropped once, over at least RACE_MIN_DRAWS shared worlds, its mean
@@ -174,6 +178,7 @@ def choose(
     of `clock` (wall time; a measurement may pass CPU time, `time.process_time`, so that a busy
     machine does not cut its searches short)."""
     started = clock()
+    planned = max_seconds * TIME_HEADROOM
     # Key order is not part of a JSON state (PostgreSQL's jsonb reorders keys; a replay keeps
     # insertion order), but engines list moves in dict order: search a key-sorted copy, so the
     # choice is the same for the stored and the replayed state.
@@ -201,7 +206,7 @@ def choose(
     slowest = 0.0  # the longest world so far (play-outs vary: the mean world overran by 1 %)
     for draw in range(draws):
         world_started = clock()
-        if done and world_started - started + slowest > max_seconds:
+        if done and world_started - started + slowest > planned:
             break  # the next world could overrun the budget
         world = adapter.determinize(state, seat, SeededRandom(f"{seed}:{draw}"))
         # The determinized seat acts again in that world: its pending decision is the same, so

@@ -234,16 +234,17 @@ def test_the_hard_level_compares_as_many_moves_or_more_on_more_worlds(slug, play
 
 
 def test_the_hard_level_thinks_two_seconds_at_most_by_default():
-    """The bound is read from the clock the search is given: one that moves half a second at
-    each look (so a world seems to take half a second) stops a hard search after two worlds (a
-    third could end past 2 s), a search-level one after one (1 s)."""
+    """The bound is read from the clock the search is given: one that moves 0.2 s at each
+    look (a world seems to take 0.2 s, and 0.4 s pass from one world's start to the next) stops
+    a hard search after four worlds (a fifth could end at 2.0 s, past the 95 % of 2 s it plans
+    to fill), a search-level one after two (a third could end at 1.2 s)."""
     engine, state, seat = searched_position("caverna", 2, "hard-clock", 4)
 
     def ticking():
-        ticking.now += 0.5
+        ticking.now += 0.2
         return ticking.now
 
-    for level, worlds in ((bots.HARD, 2), (bots.SEARCH, 1)):
+    for level, worlds in ((bots.HARD, 4), (bots.SEARCH, 2)):
         ticking.now = 0.0
         stats: dict = {}
         choice = bots.bot_move(engine, state, seat, level, rollouts=10_000, stats=stats,
