@@ -267,8 +267,12 @@ def test_the_creator_adds_bots_at_a_chosen_level(client):
     add_bot = reverse("games:add_bot", args=[game.pk])
     page = client.post(add_bot, {"level": "hard"}, follow=True).content.decode()
     assert "A bot took a seat." in page
+    assert "<li>Bot · Hard</li>" in page  # the seat list says how strong the bot plays
     page = client.post(add_bot, {"level": "grandmaster"}, follow=True).content.decode()
     assert "A bot plays at one of these levels: easy, search, hard." in page
     client.post(add_bot)  # no level: the default
     assert list(game.seats.filter(is_bot=True).order_by("join_order")
                 .values_list("bot_level", flat=True)) == ["hard", "search"]
+    services.game_start(game_id=game.pk, user=alice)
+    legend = client.get(detail).content.decode().split('<ul class="legend"')[1].split("</ul>")[0]
+    assert legend.count(" · Hard") == 1 and legend.count(" · Search") == 1
