@@ -167,6 +167,10 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     DATABASES["default"].setdefault("OPTIONS", {}).update(
         {"timeout": 20, "transaction_mode": "IMMEDIATE", "init_command": "PRAGMA journal_mode=WAL;"}
     )
+    # Tests on a file, as served, not Django's shared-cache memory database: there a second
+    # connection's write fails at once ("database table is locked") instead of waiting, so the
+    # tests of racing requests could not pass. pytest-django adds each xdist worker's suffix.
+    DATABASES["default"]["TEST"] = {"NAME": str(DATA_DIR / "test-turnpost.sqlite3")}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 
