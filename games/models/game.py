@@ -183,6 +183,12 @@ class Seat(models.Model):
         return self.is_bot and self.user_id is not None
 
     @property
+    def bot_level_label(self) -> str:
+        """The level of a bot's own seat ("Hard"), shown beside its name; "" for a person's seat,
+        also one a bot plays for now."""
+        return self.get_bot_level_display() if self.is_bot and self.user_id is None else ""
+
+    @property
     def player_name(self) -> str:
         if self.user is None:
             # Bots get names, not numbers: players are never shown as seat numbers.
