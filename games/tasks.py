@@ -8,7 +8,7 @@ from celery import shared_task
 from django.utils import timezone
 
 from games import services
-from games.models import Game, GameStatus, IdempotencyRecord
+from games.models import Game, GameStatus, IdempotencyRecord, Seat
 from games.services import ratings
 
 IDEMPOTENCY_RETENTION = timedelta(days=7)
@@ -22,8 +22,11 @@ def resolve_game(game_id: int, version: int) -> bool:
 
 
 @shared_task(acks_late=True)
-def play_bot_moves(game_id: int, version: int) -> int:
-    return services.game_bot_moves_play(game_id=game_id, expected_version=version)
+def play_bot_moves(game_id: int, version: int, seat_number: int | None = None) -> int:
+    """The decision of the bot seat `seat_number` (of the first awaited bot seat when None,
+    as queued before tasks named their seat) at `version`."""
+    return services.game_bot_moves_play(game_id=game_id, expected_version=version,
+                                        seat_number=seat_number)
 
 
 @shared_task
@@ -61,13 +64,13 @@ def play_pending_bot_moves() -> int:
     """Safety net run by beat: play bot moves whose on-commit task was lost."""
     cutoff = timezone.now() - BOT_MOVE_GRACE
     waiting = (
-        Game.objects.filter(status=GameStatus.ACTIVE, needs_resolution=False,
-                            seats__is_bot=True, seats__deadline_at__isnull=False,
-                            seats__turn_started_at__lte=cutoff)
-        .distinct().values_list("pk", "version")[:200]
+        Seat.objects.filter(game__status=GameStatus.ACTIVE, game__needs_resolution=False,
+                            is_bot=True, deadline_at__isnull=False, turn_started_at__lte=cutoff)
+        .order_by("game_id", "number").values_list("game_id", "game__version", "number")[:200]
     )
-    return sum(services.game_bot_moves_play(game_id=game_id, expected_version=version)
-               for game_id, version in waiting)
+    return sum(services.game_bot_moves_play(game_id=game_id, expected_version=version,
+                                            seat_number=seat_number)
+               for game_id, version, seat_number in waiting)
 
 
 @shared_task

@@ -12,9 +12,11 @@ from typing import Any
 
 from django.conf import settings
 from django.db import transaction
+from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext
 
+from config.cache import process_cache
 from games.engines import bots
 from games.engines.base import Engine, IllegalAction, canonical_action, match_legal
 from games.exceptions import (
@@ -53,6 +55,7 @@ from games.services.steps import (
     resolve_chance_steps,
     resolve_once,
 )
+from games.services.writes import enqueue_after_commit
 
 
 def _own_entry_text(game: Game, sequence: int | None) -> dict[str, Any] | None:
@@ -317,23 +320,97 @@ def _bot_move(engine: Engine, game: Game, seat: Seat, stats: dict[str, Any] | No
                          max_seconds=settings.BOT_SEARCH_MAX_SECONDS, stats=stats)
 
 
-def game_bot_moves_play(*, game_id: int, expected_version: int) -> int:
-    """Plays the game's next bot move (or its due resolution) at `expected_version`, in one
-    transaction; returns 1, or 0 when there is none (a human's turn) or the game moved on. One
-    decision a call: its commit queues the task that plays the next one, so each move shows as
-    it is made, and no two workers think about the same decision (a task that went on to the
-    next move raced the task its own commit had queued, and one of the two searches was thrown
-    away)."""
+#: How long a bot seat's "being thought about" mark lasts at most: well over a decision's
+#: thinking (BOT_HARD_MAX_SECONDS), and under the beat safety net's grace (games.tasks), so a
+#: seat whose thinker died is played by the safety net.
+THINKING_MARK_SECONDS = 20
+
+
+def _thinking_key(game_id: int, seat_number: int) -> str:
+    return f"bot-thinking:{game_id}:{seat_number}"
+
+
+def _thinking_begins(game: Game, seat_number: int) -> bool:
+    """Marks the seat's decision at the game's version as being thought about; False when
+    another task is thinking about the same decision already. That happens in 7 Wonders, where
+    the bots' picks of a turn are searched side by side: each pick that commits queues a task
+    for the picks still awaited, and their own tasks are still thinking. The decision is the
+    same when the seat has not moved and nothing was resolved since the mark's version. A
+    cache that fails answers True (Redis down: at worst one decision searched twice)."""
+    key = _thinking_key(game.pk, seat_number)
+    if process_cache.add(key, game.version, timeout=THINKING_MARK_SECONDS):
+        return True
+    began = process_cache.get(key)
+    if began is not None and (began >= game.version
+                              or not _decision_taken_since(game, seat_number, began)):
+        return False
+    # The mark of an earlier decision, whose task has committed and not yet wiped it.
+    process_cache.set(key, game.version, timeout=THINKING_MARK_SECONDS)
+    return True
+
+
+def _decision_taken_since(game: Game, seat_number: int, version: int) -> bool:
+    """Whether the seat's decision awaited at `version` is no longer the one awaited now: the
+    seat has moved since, or the game resolved a step (a turn's picks revealed)."""
+    return game.actions.filter(Q(seat_number=seat_number) | ~Q(kind=ActionKind.MOVE),
+                               sequence__gt=version).exists()
+
+
+def _thinking_ends(game_id: int, seat_number: int, version: int) -> None:
+    key = _thinking_key(game_id, seat_number)
+    if process_cache.get(key) == version:  # not a later decision's mark
+        process_cache.delete(key)
+
+
+def game_bot_moves_play(*, game_id: int, expected_version: int, seat_number: int | None = None
+                        ) -> int:
+    """Plays a bot's next decision (or the game's due resolution) at `expected_version`, in one
+    transaction; returns 1, or 0 when there is none (a human's turn), the game moved on or
+    another task is thinking about it. `seat_number`: that bot seat's decision (each awaited
+    bot seat has a task of its own, so the secret picks of a turn are searched side by side,
+    and a pick still awaited after other seats' picks is thought out at the version found);
+    None: the first awaited bot seat's, at `expected_version` only. One decision a call: its
+    commit queues the tasks of the next ones, so each move shows as it is made."""
     game = Game.objects.filter(pk=game_id).first()
-    if game is None or game.status != GameStatus.ACTIVE or game.version != expected_version:
+    if game is None or game.status != GameStatus.ACTIVE:
+        return 0
+    if game.version != expected_version and (
+            seat_number is None or game.needs_resolution
+            or _decision_taken_since(game, seat_number, expected_version)):
+        # Moved on. A seat's task still stands when only other seats have moved since (the
+        # picks of a turn): it thinks at the version it finds, as no commit queued it anew.
         return 0
     if game.needs_resolution:
         return int(game_resolve(game_id=game_id, expected_version=expected_version))
     engine = engine_for(game.engine)
-    active = set(engine.active_seats(game.state))
-    bot_seat = game.seats.filter(is_bot=True, number__in=active).order_by("number").first()
-    if bot_seat is None:
+    awaited = game.seats.filter(is_bot=True, number__in=engine.active_seats(game.state))
+    if seat_number is not None:
+        awaited = awaited.filter(number=seat_number)
+    bot_seat = awaited.order_by("number").first()
+    if bot_seat is None or not _thinking_begins(game, bot_seat.number):
         return 0
+    if _decision_taken_since(game, bot_seat.number, game.version):
+        # Made since this task read the game, by a thinker that has wiped its mark since.
+        _thinking_ends(game_id, bot_seat.number, game.version)
+        return 0
+    try:
+        result = _bot_move_play(engine, game, bot_seat)
+    finally:
+        _thinking_ends(game_id, bot_seat.number, game.version)
+    if result is None:
+        # The game moved on and this seat's decision with it (a task for the new decision
+        # found it being thought about here and left it): think again.
+        latest = Game.objects.filter(pk=game_id, status=GameStatus.ACTIVE).values_list(
+            "version", flat=True).first()
+        if latest is not None:
+            enqueue_after_commit("games.tasks.play_bot_moves", game_id, latest, bot_seat.number)
+    return int(result is not None)
+
+
+def _bot_move_play(engine: Engine, game: Game, bot_seat: Seat) -> SubmitResult | None:
+    """Thinks out the bot seat's move at the game's version and applies it; None when the game
+    moved on and the seat's decision with it (see game_seat_move_apply)."""
+    expected_version = game.version
     stats: dict[str, Any] = {}
     thought_at, thought_cpu = time.perf_counter(), time.process_time()
     with engine_guard(game, "bot_action", bot_seat.number):
@@ -341,7 +418,7 @@ def game_bot_moves_play(*, game_id: int, expected_version: int) -> int:
     committing_at = time.perf_counter()
     search_cpu = time.process_time() - thought_cpu
     result = game_seat_move_apply(
-        game_id=game_id,
+        game_id=game.pk,
         seat_number=bot_seat.number,
         action=action,
         source=ActionSource.BOT,
@@ -351,16 +428,16 @@ def game_bot_moves_play(*, game_id: int, expected_version: int) -> int:
     committed_at = time.perf_counter()
     bot_logger.info(
         "Bot move in game %s at version %s, seat %s (%s): search %.3f s CPU, %.3f s; "
-        "%s play-outs; commit %.3f s%s", game_id, expected_version, bot_seat.number,
+        "%s play-outs; commit %.3f s%s", game.pk, expected_version, bot_seat.number,
         bot_seat.bot_level, search_cpu, committing_at - thought_at, stats.get("playouts", 0),
         committed_at - committing_at, "" if result else " (the game had moved on)",
         extra={"bot_move": {
-            "game": game_id, "version": expected_version, "seat": bot_seat.number,
+            "game": game.pk, "version": expected_version, "seat": bot_seat.number,
             "search_cpu": search_cpu, "search_wall": committing_at - thought_at,
             "playouts": stats.get("playouts", 0), "commit": committed_at - committing_at,
             "committed_at": time.time(), "applied": result is not None,
             "version_after": result.game.version if result else None}})
-    return int(result is not None)
+    return result
 
 
 def game_replay_verify(*, game: Game) -> bool:

@@ -56,15 +56,20 @@ def announce_after_commit(game_id: int, kind: str, seats: list[int]) -> None:
 
 
 def schedule_follow_ups(game: Game, seats: list[Seat] | None = None) -> None:
-    """Enqueue the resolution task and bot moves once this transaction has committed. A broker
+    """Enqueue the resolution task and bot moves once this transaction has committed: a task
+    for each awaited bot seat, so that the bots' secret picks of a turn are thought out side by
+    side (in as many worker processes as there are) rather than one after another. A broker
     outage then is logged, not raised (the move is committed); beat tasks pick up the work."""
     if game.needs_resolution:
         enqueue_after_commit("games.tasks.resolve_game", game.pk, game.version)
-    elif game.status == GameStatus.ACTIVE and (
-        any(seat.is_bot and seat.deadline_at is not None for seat in seats) if seats is not None
-        else game.seats.filter(is_bot=True, deadline_at__isnull=False).exists()
-    ):
-        enqueue_after_commit("games.tasks.play_bot_moves", game.pk, game.version)
+    elif game.status == GameStatus.ACTIVE:
+        awaited_bots = (
+            [seat.number for seat in seats if seat.is_bot and seat.deadline_at is not None]
+            if seats is not None else
+            game.seats.filter(is_bot=True, deadline_at__isnull=False).values_list("number",
+                                                                                  flat=True))
+        for seat_number in awaited_bots:
+            enqueue_after_commit("games.tasks.play_bot_moves", game.pk, game.version, seat_number)
 
 
 # ---------------------------------------------------------------------------------------------
