@@ -23,6 +23,8 @@ It also notes, per person move, how long until it was their turn again ("turn ba
 
     .venv/bin/python -m tests.perf.bot_latency                       # both settings
     .venv/bin/python -m tests.perf.bot_latency --settings embedded --moves 6
+    .venv/bin/python -m tests.perf.bot_latency --settings services --engine seven_wonders:3 \
+        --level hard     # two hard bots: their picks of a turn are thought out side by side
 
 `make bench` prints the same table (tests/perf/test_bot_latency.py).
 """
@@ -259,8 +261,9 @@ class _Watch:
                     self._note_page(body["version"])
 
 
-def _play(slug: str, players: int, person_moves: int) -> tuple[int, list[float], dict]:
-    """A game of the person (the creator's seat) against default-level bots; the person moves
+def _play(slug: str, players: int, person_moves: int, level: str = "search"
+          ) -> tuple[int, list[float], dict]:
+    """A game of the person (the creator's seat) against bots of `level`; the person moves
     (the easy bot's choice, through the API) the moment the API shows it their turn."""
     from games import services
     from games.engines.registry import get_engine
@@ -273,7 +276,7 @@ def _play(slug: str, players: int, person_moves: int) -> tuple[int, list[float],
     client = token_client(user)
     game = services.game_create(creator=user, engine_slug=slug, num_players=players)
     for _ in range(players - 1):
-        services.game_add_bot(game_id=game.pk, user=user)
+        services.game_add_bot(game_id=game.pk, user=user, level=level)
     watch = _Watch(game.pk, client)
     watch.start()
     ready: dict[int, float] = {}  # versions the person's moves committed, and when
@@ -335,8 +338,10 @@ def _rows(game_id: int, seen: dict, records: list[dict]) -> list[dict]:
 
     starts = {}
     for record in records:
-        if record["kind"] == "start" and record["args"][:1] == [game_id]:
-            starts.setdefault(tuple(record["args"][:2]), record)
+        if record["kind"] == "start" and record["args"][:1] == [game_id] and \
+                record["task"].endswith(("play_bot_moves", "resolve_game")):
+            # (game, version) of a resolution, (game, version, seat) of a bot seat's task
+            starts.setdefault(tuple(record["args"][:3]), record)
     moves = [r for r in records if r["kind"] == "bot_move" and r["game"] == game_id]
     ready = {int(k): v for k, v in seen["ready"].items()}
     for move in moves:
@@ -357,7 +362,7 @@ def _rows(game_id: int, seen: dict, records: list[dict]) -> list[dict]:
             continue
         due = ready_at(move["version"])
         search_start = move["committed_at"] - move["commit"] - move["search_wall"]
-        start = starts.get((game_id, move["version"]))
+        start = starts.get((game_id, move["version"], move["seat"]))
         took_over = start is not None and start["task"].endswith("play_bot_moves") and \
             start["pid"] == move["pid"] and start["at"] <= search_start
         task_start = start["at"] if took_over else due
@@ -371,7 +376,8 @@ def _rows(game_id: int, seen: dict, records: list[dict]) -> list[dict]:
                       .values_list("sequence", flat=True))
     ends = {tuple(r["args"][:2]): r for r in records
             if r["kind"] == "end" and r["task"].endswith("resolve_game")}
-    for (game, version), start in starts.items():
+    for key, start in starts.items():
+        game, version = key[:2]
         if not start["task"].endswith("resolve_game") or version + 1 not in resolutions:
             continue
         due = ready_at(version)
@@ -407,8 +413,8 @@ def child(setting: str, out: Path, games) -> None:
         while " ready." not in log_path.read_text():
             assert worker.poll() is None and time.monotonic() < deadline, log_path.read_text()
             time.sleep(0.2)
-        for slug, players, person_moves in games:
-            game_id, turn_back, seen = _play(slug, players, person_moves)
+        for slug, players, person_moves, *level in games:
+            game_id, turn_back, seen = _play(slug, players, person_moves, *level)
             played.append((slug, game_id, turn_back, seen))
             print(f"[{setting}] {slug} {players}p: game {game_id} played", flush=True)
     finally:
@@ -434,12 +440,20 @@ def main() -> None:
     parser.add_argument("--child")
     parser.add_argument("--out")
     parser.add_argument("--games")
+    parser.add_argument("--engine", help="only this game: SLUG or SLUG:PLAYERS")
+    parser.add_argument("--level", default="search", help="the bots' level (default: search)")
     parser.add_argument("--json", help="also write the rows here")
     options = parser.parse_args()
     if options.child:
         child(options.child, Path(options.out), json.loads(options.games))
         return
-    games = [(slug, players, options.moves or moves) for slug, players, moves in GAMES]
+    chosen = GAMES
+    if options.engine:
+        slug, _, players = options.engine.partition(":")
+        chosen = [(slug, int(players) if players else count, moves)
+                  for each, count, moves in GAMES if each == slug]
+    games = [(slug, players, options.moves or moves, options.level)
+             for slug, players, moves in chosen]
     results = {setting: measure(setting, games) for setting in options.settings.split(",")}
     print(table(results))
     if options.json:
