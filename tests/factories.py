@@ -67,3 +67,19 @@ def started_game(players=2, *, engine="toy", make_user=None, seed=None, now=None
                                    **({"now": now} if now else {}))
     by_seat = {seat.number: seat.user for seat in game.seats.all()}
     return game, [by_seat[number] for number in range(players)]
+
+
+def started_against_bots(players, *, engine, level="easy"):
+    """A game of one person against `players - 1` bots of `level`, started with none of its
+    follow-ups run (the test plays the bots' tasks itself); returns (game, the person)."""
+    from django.test import TestCase
+
+    from games import services
+
+    user = UserFactory()
+    game = services.game_create(creator=user, engine_slug=engine, num_players=players)
+    for _ in range(players - 1):
+        services.game_add_bot(game_id=game.pk, user=user, level=level)
+    with TestCase.captureOnCommitCallbacks(execute=False):
+        game = services.game_start(game_id=game.pk, user=user)
+    return game, user

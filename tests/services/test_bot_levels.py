@@ -13,7 +13,7 @@ from games.engines.registry import get_engine
 from games.exceptions import InvalidGameSetup
 from games.log.replay import state_at
 from games.models import ActionSource, Seat
-from tests.factories import UserFactory, committed
+from tests.factories import UserFactory, committed, started_against_bots
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db]
 
@@ -84,12 +84,7 @@ def test_search_hard_and_easy_bot_seats_play_their_own_level():
 def test_each_bot_decision_is_a_commit_of_its_own(django_capture_on_commit_callbacks):
     """The bot-moves task plays one decision: its commit shows it (and queues the task for the
     next), and the task queued at the version it moved past finds nothing to do."""
-    user = UserFactory()
-    game = services.game_create(creator=user, engine_slug="stone_age", num_players=3)
-    for _ in range(2):
-        services.game_add_bot(game_id=game.pk, user=user, level="easy")
-    with django_capture_on_commit_callbacks(execute=False):
-        game = services.game_start(game_id=game.pk, user=user)
+    game, user = started_against_bots(3, engine="stone_age")
     human = game.seats.get(user=user).number
     engine = get_engine("stone_age")
     bot_turns = in_a_row = most_in_a_row = 0
@@ -119,12 +114,7 @@ def test_a_bots_pick_thought_out_before_a_persons_pick_still_stands(
     """7 Wonders picks are simultaneous: a person's pick made while a bot was thinking moves the
     version, not the bot's decision, so the bot's move stands (a person's move does the same);
     once the bot's own seat has moved, or for a system move without that allowance, it does not."""
-    user = UserFactory()
-    game = services.game_create(creator=user, engine_slug="seven_wonders", num_players=3)
-    for _ in range(2):
-        services.game_add_bot(game_id=game.pk, user=user, level="easy")
-    with django_capture_on_commit_callbacks(execute=False):
-        game = services.game_start(game_id=game.pk, user=user)
+    game, user = started_against_bots(3, engine="seven_wonders")
     engine = get_engine("seven_wonders")
     human = game.seats.get(user=user).number
     bot_seat = min(seat.number for seat in game.seats.filter(is_bot=True))

@@ -9,30 +9,33 @@ from __future__ import annotations
 import pytest
 from celery.signals import task_prerun
 from django.db import connection
+from django.test import TestCase
 
 from config.cache import process_cache
 from games import services
 from games.engines.registry import get_engine
 from games.models import ActionKind, ActionSource, Game
 from games.services import play
-from tests.factories import UserFactory
+from tests.factories import started_against_bots
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db]
 
 ENGINE = get_engine("seven_wonders")
 
 
-def _game_awaiting_two_bots(capture) -> tuple[Game, object, int, int, int]:
+def _game_awaiting_two_bots() -> tuple[Game, object, int, int, int]:
     """A 7 Wonders game for three (a person, two easy bots) at its first picks, with none of
     the start's follow-up tasks run: the game, the person, their seat and the two bot seats."""
-    user = UserFactory()
-    game = services.game_create(creator=user, engine_slug="seven_wonders", num_players=3)
-    for _ in range(2):
-        services.game_add_bot(game_id=game.pk, user=user, level="easy")
-    with capture(execute=False):
-        game = services.game_start(game_id=game.pk, user=user)
+    game, user = started_against_bots(3, engine="seven_wonders")
     first, second = sorted(game.seats.filter(is_bot=True).values_list("number", flat=True))
     return game, user, game.seats.get(user=user).number, first, second
+
+
+def _seat_task(game: Game, version: int, seat: int) -> int:
+    """The bot-moves task of `seat` queued at `version`, its commit's follow-ups not run."""
+    with TestCase.captureOnCommitCallbacks(execute=False):
+        return services.game_bot_moves_play(game_id=game.pk, expected_version=version,
+                                            seat_number=seat)
 
 
 def _bot_picks(game: Game, seat: int) -> list[int]:
@@ -40,57 +43,43 @@ def _bot_picks(game: Game, seat: int) -> list[int]:
                 .values_list("sequence", flat=True))
 
 
-def test_each_awaited_bot_seat_has_a_task_and_a_pick_stands_after_others_picks(
-        django_capture_on_commit_callbacks):
-    game, _, _, first, second = _game_awaiting_two_bots(django_capture_on_commit_callbacks)
+def test_each_awaited_bot_seat_has_a_task_and_a_pick_stands_after_others_picks():
+    game, _, _, first, second = _game_awaiting_two_bots()
     started = game.version
     assert set(game.seats.filter(is_bot=True, deadline_at__isnull=False)
                .values_list("number", flat=True)) == {first, second}
-    with django_capture_on_commit_callbacks(execute=False):
-        # The second seat's task, though the first seat is awaited too.
-        assert services.game_bot_moves_play(game_id=game.pk, expected_version=started,
-                                            seat_number=second) == 1
+    # The second seat's task, though the first seat is awaited too.
+    assert _seat_task(game, started, second) == 1
     assert _bot_picks(game, second) and not _bot_picks(game, first)
     game.refresh_from_db()
     assert game.version == started + 1
-    with django_capture_on_commit_callbacks(execute=False):
-        # The first seat's task, queued at the start, found the game a pick further on: only
-        # another seat moved, so it thinks at the version it finds rather than giving up.
-        assert services.game_bot_moves_play(game_id=game.pk, expected_version=started,
-                                            seat_number=first) == 1
+    # The first seat's task, queued at the start, found the game a pick further on: only
+    # another seat moved, so it thinks at the version it finds rather than giving up.
+    assert _seat_task(game, started, first) == 1
     assert len(_bot_picks(game, first)) == 1
     # Its own seat has moved since: the same task again does nothing.
-    assert services.game_bot_moves_play(game_id=game.pk, expected_version=started,
-                                        seat_number=first) == 0
+    assert _seat_task(game, started, first) == 0
     assert len(_bot_picks(game, first)) == 1
 
 
-def test_a_task_leaves_a_pick_being_thought_about_to_its_thinker(
-        django_capture_on_commit_callbacks):
-    game, _, _, first, second = _game_awaiting_two_bots(django_capture_on_commit_callbacks)
+def test_a_task_leaves_a_pick_being_thought_about_to_its_thinker():
+    game, _, _, first, second = _game_awaiting_two_bots()
     started = game.version
     assert play._thinking_begins(game, first)  # the first seat's own task is thinking
-    with django_capture_on_commit_callbacks(execute=False):
-        assert services.game_bot_moves_play(game_id=game.pk, expected_version=started,
-                                            seat_number=second) == 1
+    assert _seat_task(game, started, second) == 1
     # The task the second seat's commit queued for the first seat, and a redelivery of the
     # first seat's own: both leave the pick to the thinker.
-    assert services.game_bot_moves_play(game_id=game.pk, expected_version=started + 1,
-                                        seat_number=first) == 0
-    assert services.game_bot_moves_play(game_id=game.pk, expected_version=started,
-                                        seat_number=first) == 0
+    assert _seat_task(game, started + 1, first) == 0
+    assert _seat_task(game, started, first) == 0
     assert not _bot_picks(game, first)
     play._thinking_ends(game.pk, first, started)  # the thinker died without a move
-    with django_capture_on_commit_callbacks(execute=False):
-        assert services.game_bot_moves_play(game_id=game.pk, expected_version=started + 1,
-                                            seat_number=first) == 1
+    assert _seat_task(game, started + 1, first) == 1
     assert len(_bot_picks(game, first)) == 1
 
 
 def test_the_mark_of_a_pick_already_made_does_not_hold_the_seats_next_pick(
         django_capture_on_commit_callbacks):
-    game, user, person, first, second = _game_awaiting_two_bots(
-        django_capture_on_commit_callbacks)
+    game, user, person, first, second = _game_awaiting_two_bots()
     started = game.version
     assert play._thinking_begins(game, first)
     with django_capture_on_commit_callbacks(execute=False):
@@ -98,8 +87,7 @@ def test_the_mark_of_a_pick_already_made_does_not_hold_the_seats_next_pick(
         services.game_seat_move_apply(
             game_id=game.pk, seat_number=first, action=ENGINE.bot_action(game.state, first),
             source=ActionSource.BOT, expected_version=started)
-        assert services.game_bot_moves_play(game_id=game.pk, expected_version=started + 1,
-                                            seat_number=second) == 1
+        assert _seat_task(game, started + 1, second) == 1
         game.refresh_from_db()
         services.game_action_submit(game_id=game.pk, user=user, expected_version=game.version,
                                     action=ENGINE.legal_actions(game.state, person)[0])
@@ -108,9 +96,7 @@ def test_the_mark_of_a_pick_already_made_does_not_hold_the_seats_next_pick(
     game.refresh_from_db()
     assert first in ENGINE.active_seats(game.state)
     assert process_cache.get(play._thinking_key(game.pk, first)) == started
-    with django_capture_on_commit_callbacks(execute=False):
-        assert services.game_bot_moves_play(game_id=game.pk, expected_version=game.version,
-                                            seat_number=first) == 1
+    assert _seat_task(game, game.version, first) == 1
     assert len(_bot_picks(game, first)) == 2
 
 
@@ -120,8 +106,7 @@ def test_a_thinker_whose_decision_moved_on_queues_the_seats_next_decision(
     turn is resolved, and the tasks those commits queued are lost (the broker was down). The
     thinker's move no longer stands; it queues the task for the seat's next pick, which the
     worker runs (here in-process) at once rather than a minute later (the beat safety net)."""
-    game, user, person, first, second = _game_awaiting_two_bots(
-        django_capture_on_commit_callbacks)
+    game, user, person, first, second = _game_awaiting_two_bots()
     started = game.version
     think = play._bot_move
 
@@ -157,8 +142,7 @@ def test_a_thinker_whose_decision_moved_on_queues_the_seats_next_decision(
     task_prerun.connect(note, weak=False)
     try:
         with django_capture_on_commit_callbacks(execute=True):
-            assert services.game_bot_moves_play(game_id=game.pk, expected_version=started,
-                                                seat_number=first) == 0
+            assert _seat_task(game, started, first) == 0
             resolved = game.actions.filter(kind=ActionKind.RESOLVE).get().sequence
             monkeypatch.setattr(play, "_bot_move", think)
     finally:
@@ -174,7 +158,7 @@ def test_a_task_that_read_the_game_before_a_thinkers_commit_does_not_search_agai
     """A task reads the game with the seat awaited; before it marks the seat, the seat's
     thinker commits its pick and wipes its own mark. The task finds the mark free, but the
     pick made: it leaves the seat without searching (no search is thrown away)."""
-    game, _, _, first, _ = _game_awaiting_two_bots(django_capture_on_commit_callbacks)
+    game, _, _, first, _ = _game_awaiting_two_bots()
     started = game.version
     mark = play._thinking_begins
 
@@ -194,8 +178,7 @@ def test_a_task_that_read_the_game_before_a_thinkers_commit_does_not_search_agai
         return think(engine, game_read, seat, stats)
 
     monkeypatch.setattr(play, "_bot_move", noted)
-    assert services.game_bot_moves_play(game_id=game.pk, expected_version=started,
-                                        seat_number=first) == 0
+    assert _seat_task(game, started, first) == 0
     assert not searched
     assert len(_bot_picks(game, first)) == 1
     assert process_cache.get(play._thinking_key(game.pk, first)) is None
