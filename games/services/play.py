@@ -331,21 +331,24 @@ def _thinking_key(game_id: int, seat_number: int) -> str:
 
 
 def _thinking_begins(game: Game, seat_number: int) -> bool:
-    """Marks the seat's decision at the game's version as being thought about; False when
-    another task is thinking about the same decision already. That happens in 7 Wonders, where
-    the bots' picks of a turn are searched side by side: each pick that commits queues a task
-    for the picks still awaited, and their own tasks are still thinking. The decision is the
-    same when the seat has not moved and nothing was resolved since the mark's version. A
+    """Marks the seat's decision at the game's version (as read) as being thought about; False
+    when another task is thinking about it or has made it already. That happens in 7 Wonders,
+    where the bots' picks of a turn are searched side by side: each pick that commits queues a
+    task for the picks still awaited, and their own tasks are still thinking. The decision is
+    the same when the seat has not moved and nothing was resolved since the mark's version. A
     cache that fails answers True (Redis down: at worst one decision searched twice)."""
     key = _thinking_key(game.pk, seat_number)
-    if process_cache.add(key, game.version, timeout=THINKING_MARK_SECONDS):
-        return True
-    began = process_cache.get(key)
-    if began is not None and (began >= game.version
-                              or not _decision_taken_since(game, seat_number, began)):
+    if not process_cache.add(key, game.version, timeout=THINKING_MARK_SECONDS):
+        began = process_cache.get(key)
+        if began is not None and (began >= game.version
+                                  or not _decision_taken_since(game, seat_number, began)):
+            return False
+        # The mark of an earlier decision, whose task has committed and not yet wiped it.
+        process_cache.set(key, game.version, timeout=THINKING_MARK_SECONDS)
+    if _decision_taken_since(game, seat_number, game.version):
+        # Made after this task read the game, by a thinker that has wiped its mark since.
+        _thinking_ends(game.pk, seat_number, game.version)
         return False
-    # The mark of an earlier decision, whose task has committed and not yet wiped it.
-    process_cache.set(key, game.version, timeout=THINKING_MARK_SECONDS)
     return True
 
 
@@ -388,10 +391,6 @@ def game_bot_moves_play(*, game_id: int, expected_version: int, seat_number: int
         awaited = awaited.filter(number=seat_number)
     bot_seat = awaited.order_by("number").first()
     if bot_seat is None or not _thinking_begins(game, bot_seat.number):
-        return 0
-    if _decision_taken_since(game, bot_seat.number, game.version):
-        # Made since this task read the game, by a thinker that has wiped its mark since.
-        _thinking_ends(game_id, bot_seat.number, game.version)
         return 0
     try:
         result = _bot_move_play(engine, game, bot_seat)
