@@ -6,13 +6,17 @@ timing is the bot latency table's (tests/perf/bot_latency.py)."""
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 import pytest
 from celery.signals import task_prerun
+from django.conf import settings
 from django.db import connection
 from django.test import TestCase
+from django.utils import timezone
 
 from config.cache import process_cache
-from games import services
+from games import services, tasks
 from games.engines.registry import get_engine
 from games.models import ActionKind, ActionSource, Game
 from games.services import play
@@ -182,3 +186,23 @@ def test_a_task_that_read_the_game_before_a_thinkers_commit_does_not_search_agai
     assert not searched
     assert len(_bot_picks(game, first)) == 1
     assert process_cache.get(play._thinking_key(game.pk, first)) is None
+
+
+def test_a_bot_task_never_moves_a_persons_seat():
+    game, _, person, _, _ = _game_awaiting_two_bots()
+    assert _seat_task(game, game.version, person) == 0
+    assert not game.actions.filter(seat_number=person).exists()
+
+
+def test_the_safety_net_plays_every_waiting_bot_seat_and_the_marks_expire_before_it():
+    """Tasks lost (the broker was down at the start's commit): beat's safety net plays each
+    bot seat still awaited after its grace, not one seat a game. A mark left by a thinker that
+    died expires before the grace, and outlasts any decision's thinking."""
+    game, _, _, first, second = _game_awaiting_two_bots()
+    game.seats.filter(is_bot=True).update(
+        turn_started_at=timezone.now() - tasks.BOT_MOVE_GRACE - timedelta(seconds=1))
+    with TestCase.captureOnCommitCallbacks(execute=False):
+        assert tasks.play_pending_bot_moves() == 2
+    assert _bot_picks(game, first) and _bot_picks(game, second)
+    assert settings.BOT_HARD_MAX_SECONDS < play.THINKING_MARK_SECONDS \
+        < tasks.BOT_MOVE_GRACE.total_seconds()
